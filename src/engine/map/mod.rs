@@ -1,0 +1,1 @@
+//! Map, tiles, track graph, tokens and routes.

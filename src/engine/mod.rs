@@ -1,0 +1,3 @@
+//! The rules engine: game state, rounds and steps. Knows nothing of text, spans or files.
+
+pub mod map;
