@@ -1,3 +1,408 @@
 //! The rules engine: game state, rounds and steps. Knows nothing of text, spans or files.
+//!
+//! [`Game::process`] validates and applies one [`Action`]; on a [`RuleViolation`] the state is
+//! left exactly as it was.
 
+pub mod error;
 pub mod map;
+pub mod state;
+pub mod title;
+
+mod auction;
+mod market;
+mod operating;
+mod shares;
+mod stock;
+
+use std::collections::BTreeMap;
+
+pub use error::RuleViolation;
+pub use state::{Company, CompanyOwner, Corporation, GameEndReason, MarketPos, Player, Train, TrainOwner};
+
+use crate::action::{Action, Entity};
+use crate::engine::map::Board;
+use crate::engine::title::Title;
+use crate::ids::{CompanyId, CorpId, Money, PlayerId, ShareId, TrainId};
+
+/// Options a game is set up with.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GameOptions {
+    /// Optional rules by their reference names (`multiple_brown_from_ipo`).
+    pub optional_rules: Vec<String>,
+}
+
+/// An unvalidated description of a game to start.
+#[derive(Debug, Clone)]
+pub struct GameSetup {
+    /// Reference title name (`1836Jr30`).
+    pub title: String,
+    /// Player names in seat order.
+    pub players: Vec<String>,
+    /// Options.
+    pub options: GameOptions,
+}
+
+/// Why a game could not be set up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// The title is unknown.
+    #[error("unknown title `{0}`; known titles: {known}", known = Title::known_names().join(", "))]
+    UnknownTitle(String),
+    /// Too few or too many players.
+    #[error("{title} takes {min}–{max} players, not {count}")]
+    PlayerCount {
+        /// The title.
+        title: String,
+        /// Players given.
+        count: usize,
+        /// Fewest allowed.
+        min: u8,
+        /// Most allowed.
+        max: u8,
+    },
+    /// An optional rule the title does not have.
+    #[error("{title} has no optional rule `{rule}`")]
+    UnknownOptionalRule {
+        /// The title.
+        title: String,
+        /// The rule.
+        rule: String,
+    },
+}
+
+/// The kind of round in progress.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RoundKind {
+    /// The initial private auction.
+    Auction,
+    /// A stock round.
+    Stock,
+    /// An operating round.
+    Operating,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum Round {
+    Auction(auction::AuctionRound),
+    Stock(stock::StockRound),
+    Operating(operating::OperatingRound),
+}
+
+/// A game in progress.
+#[derive(Debug, Clone)]
+pub struct Game {
+    /// The title's rules and data.
+    pub title: &'static Title,
+    /// Options in force.
+    pub options: GameOptions,
+    /// Players by original seat.
+    pub players: Vec<Player>,
+    /// Current seating order (priority deal first), bankrupt players included.
+    pub seats: Vec<PlayerId>,
+    /// Corporations by id.
+    pub corps: Vec<Corporation>,
+    /// Private companies by id.
+    pub companies: Vec<Company>,
+    /// Certificates in the open market, in arrival order.
+    pub pool: Vec<ShareId>,
+    /// Corporations in each market cell, in arrival order.
+    pub market_cells: BTreeMap<MarketPos, Vec<CorpId>>,
+    /// Every train of the game, depot order.
+    pub trains: Vec<Train>,
+    /// Index of the current phase.
+    pub phase: usize,
+    /// Cash in the bank (may go negative once broken).
+    pub bank: Money,
+    /// Whether the bank has broken.
+    pub bank_broken: bool,
+    /// The tiles and tokens on the map.
+    pub board: Board,
+    /// Stock round number / OR set number, from 1.
+    pub turn: u32,
+    /// Operating rounds in the current set.
+    pub operating_rounds: u8,
+    pub(crate) round: Round,
+    /// Whether the game is over.
+    pub finished: bool,
+    /// Why it ended.
+    pub end_reason: Option<GameEndReason>,
+    pub(crate) end_trigger: Option<GameEndReason>,
+    /// Whether the game has reached its first stock round (priority deal exists).
+    pub priority_deal: Option<PlayerId>,
+}
+
+impl Game {
+    /// Starts a game.
+    ///
+    /// # Errors
+    /// An unknown title or optional rule, or a player count the title does not allow.
+    pub fn new(setup: &GameSetup) -> Result<Game, SetupError> {
+        let title = Title::by_name(&setup.title).ok_or_else(|| SetupError::UnknownTitle(setup.title.clone()))?;
+        let count = setup.players.len();
+        if count < title.players.min as usize || count > title.players.max as usize {
+            return Err(SetupError::PlayerCount {
+                title: title.name.clone(),
+                count,
+                min: title.players.min,
+                max: title.players.max,
+            });
+        }
+        if let Some(rule) = setup.options.optional_rules.iter().find(|r| !title.optional_rules.contains(r)) {
+            return Err(SetupError::UnknownOptionalRule { title: title.name.clone(), rule: rule.clone() });
+        }
+        let starting_cash = title.starting_cash[&(count as u8)];
+        let mut bank = title.bank_cash;
+        let players = setup
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                bank -= starting_cash;
+                Player {
+                    id: PlayerId(i as u8),
+                    name: name.clone(),
+                    cash: starting_cash,
+                    shares: Vec::new(),
+                    companies: Vec::new(),
+                    bankrupt: false,
+                }
+            })
+            .collect();
+        let corps = (0..title.corporations.len())
+            .map(|i| {
+                let def = &title.corporations[i];
+                Corporation {
+                    ipoed: false,
+                    floated: false,
+                    closed: false,
+                    president: None,
+                    cash: Money::ZERO,
+                    share_price: None,
+                    par_price: None,
+                    ipo: (0..title.shares.len())
+                        .map(|s| ShareId { corp: CorpId(i as u8), index: s as u8 })
+                        .collect(),
+                    trains: Vec::new(),
+                    tokens: Vec::new(),
+                    tokens_unused: def.tokens.len() as u8,
+                    companies: Vec::new(),
+                    operated: false,
+                    route_seen: false,
+                }
+            })
+            .collect();
+        let companies = title
+            .companies
+            .iter()
+            .map(|c| Company {
+                owner: CompanyOwner::Unsold,
+                closed: false,
+                uses_left: c
+                    .abilities
+                    .iter()
+                    .find_map(|a| match a {
+                        title::Ability::TileLay { count, .. } => Some(*count),
+                        _ => None,
+                    })
+                    .unwrap_or(0),
+            })
+            .collect();
+        let mut trains = Vec::new();
+        for (k, def) in title.trains.iter().enumerate() {
+            for copy in 0..def.count {
+                trains.push(Train {
+                    id: TrainId { kind: crate::ids::TrainKind(k as u8), copy },
+                    owner: TrainOwner::Depot,
+                    operated: false,
+                });
+            }
+        }
+        let reservations: Vec<_> = title
+            .corporations
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (CorpId(i as u8), c.home))
+            .collect();
+        let board = Board::new(title.map, &reservations);
+        let mut game = Game {
+            title,
+            options: setup.options.clone(),
+            players,
+            seats: (0..count).map(|i| PlayerId(i as u8)).collect(),
+            corps,
+            companies,
+            pool: Vec::new(),
+            market_cells: BTreeMap::new(),
+            trains,
+            phase: 0,
+            bank,
+            bank_broken: false,
+            board,
+            turn: 1,
+            operating_rounds: 1,
+            round: Round::Auction(auction::AuctionRound::default()),
+            finished: false,
+            end_reason: None,
+            end_trigger: None,
+            priority_deal: None,
+        };
+        game.round = Round::Auction(auction::AuctionRound::new(&game));
+        Ok(game)
+    }
+
+    /// Checks and applies one action. On error the game is unchanged.
+    ///
+    /// # Errors
+    /// The rule the action breaks.
+    pub fn process(&mut self, action: &Action) -> Result<(), RuleViolation> {
+        if self.finished {
+            return Err(RuleViolation::GameOver);
+        }
+        if let Action::Program { .. } = action {
+            return Ok(());
+        }
+        let mut next = self.clone();
+        next.apply(action)?;
+        *self = next;
+        Ok(())
+    }
+
+    fn apply(&mut self, action: &Action) -> Result<(), RuleViolation> {
+        match self.round {
+            Round::Auction(_) => auction::process(self, action)?,
+            Round::Stock(_) => stock::process(self, action)?,
+            Round::Operating(_) => operating::process(self, action)?,
+        }
+        self.after_action();
+        Ok(())
+    }
+
+    /// The kind of round in progress.
+    pub fn round_kind(&self) -> RoundKind {
+        match self.round {
+            Round::Auction(_) => RoundKind::Auction,
+            Round::Stock(_) => RoundKind::Stock,
+            Round::Operating(_) => RoundKind::Operating,
+        }
+    }
+
+    /// The round as railnote writes it: `PR`, `SR 2`, `OR 3.1`.
+    pub fn round_label(&self) -> String {
+        match &self.round {
+            Round::Auction(_) => "PR".to_string(),
+            Round::Stock(_) => format!("SR {}", self.turn),
+            Round::Operating(or) => format!("OR {}.{}", self.turn, or.round_num),
+        }
+    }
+
+    /// The current phase's name.
+    pub fn phase_name(&self) -> &str {
+        &self.title.phases[self.phase].name
+    }
+
+    /// The entity whose decision the game is waiting for, if any.
+    pub fn acting_entity(&self) -> Option<Entity> {
+        if self.finished {
+            return None;
+        }
+        match &self.round {
+            Round::Auction(a) => a.acting(self).map(Entity::Player),
+            Round::Stock(s) => s.acting(self).map(Entity::Player),
+            Round::Operating(o) => o.acting(self),
+        }
+    }
+
+    /// A printable name for an entity.
+    pub fn entity_name(&self, entity: Entity) -> String {
+        match entity {
+            Entity::Player(p) => self.player(p).name.clone(),
+            Entity::Corporation(c) => self.title.corp(c).sym.clone(),
+            Entity::Company(c) => self.title.company(c).sym.clone(),
+        }
+    }
+
+    /// The player by id.
+    pub fn player(&self, id: PlayerId) -> &Player {
+        &self.players[id.0 as usize]
+    }
+
+    pub(crate) fn player_mut(&mut self, id: PlayerId) -> &mut Player {
+        &mut self.players[id.0 as usize]
+    }
+
+    /// The corporation by id.
+    pub fn corp(&self, id: CorpId) -> &Corporation {
+        &self.corps[id.0 as usize]
+    }
+
+    pub(crate) fn corp_mut(&mut self, id: CorpId) -> &mut Corporation {
+        &mut self.corps[id.0 as usize]
+    }
+
+    /// The private company by id.
+    pub fn company(&self, id: CompanyId) -> &Company {
+        &self.companies[id.0 as usize]
+    }
+
+    /// The share price of a corporation, if it has one.
+    pub fn share_price(&self, corp: CorpId) -> Option<Money> {
+        self.corp(corp)
+            .share_price
+            .and_then(|p| self.title.cell(p.row, p.column))
+            .map(|c| c.price)
+    }
+
+    /// Percent of a corporation held by a player.
+    pub fn percent_held(&self, player: PlayerId, corp: CorpId) -> u8 {
+        state::percent_of(&self.player(player).shares, corp, self.title).0
+    }
+
+    /// Percent of a corporation in the IPO.
+    pub fn ipo_percent(&self, corp: CorpId) -> u8 {
+        state::percent_of(&self.corp(corp).ipo, corp, self.title).0
+    }
+
+    /// Percent of a corporation in the open market.
+    pub fn pool_percent(&self, corp: CorpId) -> u8 {
+        state::percent_of(&self.pool, corp, self.title).0
+    }
+
+    /// Each player's value: cash + shares at market price + privates at face value.
+    pub fn player_values(&self) -> BTreeMap<PlayerId, Money> {
+        self.players
+            .iter()
+            .map(|p| {
+                let shares: Money = p
+                    .shares
+                    .iter()
+                    .map(|s| {
+                        let pct = self.title.shares[s.index as usize].0 as i64;
+                        let price = self.share_price(s.corp).unwrap_or(Money::ZERO);
+                        Money(price.0 * pct / 10)
+                    })
+                    .sum();
+                let privates: Money = p
+                    .companies
+                    .iter()
+                    .filter(|c| !self.company(**c).closed)
+                    .map(|c| self.title.company(*c).value)
+                    .sum();
+                (p.id, p.cash + shares + privates)
+            })
+            .collect()
+    }
+
+    /// Pays `amount` from the bank to a receiver; the bank may go negative (it breaks).
+    pub(crate) fn bank_pays(&mut self, amount: Money) {
+        self.bank -= amount;
+        if self.bank.0 < 0 {
+            self.bank_broken = true;
+        }
+    }
+
+    fn after_action(&mut self) {
+        if self.bank_broken && self.end_trigger.is_none() {
+            self.end_trigger = Some(GameEndReason::Bank);
+        }
+    }
+}

@@ -1,0 +1,22 @@
+//! The initial waterfall auction of private companies.
+
+use crate::action::Action;
+use crate::engine::{Game, RuleViolation};
+use crate::ids::PlayerId;
+
+#[derive(Debug, Clone, Default)]
+pub(crate) struct AuctionRound {}
+
+impl AuctionRound {
+    pub(crate) fn new(_game: &Game) -> AuctionRound {
+        AuctionRound {}
+    }
+
+    pub(crate) fn acting(&self, _game: &Game) -> Option<PlayerId> {
+        None
+    }
+}
+
+pub(crate) fn process(_game: &mut Game, _action: &Action) -> Result<(), RuleViolation> {
+    Err(RuleViolation::GameOver)
+}

@@ -1,0 +1,1 @@
+//! Stock market movement.

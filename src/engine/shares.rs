@@ -1,0 +1,1 @@
+//! Certificate transfers, presidency and limits.

@@ -1,0 +1,404 @@
+//! Per-title data: market grid, phases, trains, privates, corporations, cash and limits.
+//!
+//! The facts live in `data/<title>/title.json` (our own format, transcribed from the reference
+//! engine's title definitions); the map lives in [`crate::engine::map`].
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+use crate::engine::map::MapData;
+use crate::ids::{CompanyId, CorpId, HexId, Money, Percent, TrainKind};
+
+/// Tile colours, in upgrade order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Colour {
+    /// Empty land.
+    White,
+    /// First tiles.
+    Yellow,
+    /// First upgrade.
+    Green,
+    /// Second upgrade.
+    Brown,
+    /// Third upgrade.
+    Gray,
+}
+
+/// One cell of the stock market.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MarketCellDef {
+    /// The share price.
+    pub price: Money,
+    /// A par cell (`p`).
+    pub par: bool,
+    /// Shares here do not count for the certificate limit (`y`, `o`, `b`).
+    pub cert_exempt: bool,
+    /// A player may hold more than the ownership limit (`o`, `b`).
+    pub ownership_exempt: bool,
+    /// Several shares may be bought in one turn (`b`).
+    pub multiple_buy: bool,
+    /// Reaching the cell ends the game (`e`).
+    pub end_game: bool,
+    /// Reaching the cell closes the corporation (`c`).
+    pub close: bool,
+}
+
+/// A phase of the game.
+#[derive(Debug, Clone, Deserialize)]
+pub struct PhaseDef {
+    /// Its name (`2`, `3`, … `D`).
+    pub name: String,
+    /// The train type whose first purchase starts it (none for the first phase).
+    pub on: Option<String>,
+    /// Most trains a corporation may own.
+    pub train_limit: u8,
+    /// Tile colours that may be laid.
+    pub tiles: Vec<Colour>,
+    /// Operating rounds per set.
+    pub operating_rounds: u8,
+    /// Whether corporations may buy private companies.
+    #[serde(default)]
+    pub can_buy_companies: bool,
+}
+
+/// A train type.
+#[derive(Debug, Clone, Deserialize)]
+pub struct TrainDef {
+    /// Its name (`2`, `D`).
+    pub name: String,
+    /// How many stops it may visit.
+    pub distance: u16,
+    /// Face price.
+    pub price: Money,
+    /// Copies in the depot.
+    pub count: u16,
+    /// The train type whose first purchase rusts it.
+    #[serde(default)]
+    pub rusts_on: Option<String>,
+    /// The train type whose first purchase makes it available.
+    #[serde(default)]
+    pub available_on: Option<String>,
+    /// Trade-in discounts by traded train type.
+    #[serde(default)]
+    pub discount: BTreeMap<String, Money>,
+    /// Events fired by the first purchase of this type.
+    #[serde(default)]
+    pub events: Vec<TrainEvent>,
+}
+
+/// Events triggered by the first train of a type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TrainEvent {
+    /// All private companies close.
+    CloseCompanies,
+}
+
+/// A private company's special ability.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Ability {
+    /// Tile lays on these hexes are forbidden while a player owns the private.
+    BlocksHexes {
+        /// The blocked hexes.
+        hexes: Vec<String>,
+    },
+    /// The owning corporation may lay one of these tiles on these hexes.
+    TileLay {
+        /// Where.
+        hexes: Vec<String>,
+        /// Which tiles.
+        tiles: Vec<String>,
+        /// Terrain costs are waived.
+        free: bool,
+        /// How often.
+        count: u8,
+    },
+    /// The owning corporation may lay a tile and then a free token there as its lay.
+    Teleport {
+        /// Where.
+        hexes: Vec<String>,
+        /// Which tiles.
+        tiles: Vec<String>,
+    },
+    /// The owner may exchange the private for a share of this corporation (IPO or pool).
+    Exchange {
+        /// The corporation.
+        corporation: String,
+    },
+    /// The buyer receives this certificate.
+    Shares {
+        /// The certificate (`GCL_1`).
+        share: String,
+    },
+    /// The private closes when this corporation buys its first train.
+    CloseOnTrain {
+        /// The corporation.
+        corporation: String,
+    },
+    /// Corporations may not buy the private.
+    NoBuy,
+}
+
+/// A private company.
+#[derive(Debug, Clone, Deserialize)]
+pub struct CompanyDef {
+    /// Short symbol (`GCB`).
+    pub sym: String,
+    /// Full name.
+    pub name: String,
+    /// Face value.
+    pub value: Money,
+    /// Revenue paid to its owner at the start of each operating round.
+    pub revenue: Money,
+    /// Special abilities.
+    pub abilities: Vec<Ability>,
+}
+
+/// A corporation.
+#[derive(Debug, Clone, Deserialize)]
+pub struct CorpDef {
+    /// Short symbol (`Nord`).
+    pub sym: String,
+    /// Full name.
+    pub name: String,
+    /// Home hex.
+    #[serde(deserialize_with = "de_hex")]
+    pub home: HexId,
+    /// Token prices in order of use.
+    pub tokens: Vec<Money>,
+}
+
+fn de_hex<'de, D: serde::Deserializer<'de>>(d: D) -> Result<HexId, D::Error> {
+    let s = String::deserialize(d)?;
+    s.parse().map_err(serde::de::Error::custom)
+}
+
+#[derive(Debug, Deserialize)]
+struct TitleFile {
+    name: String,
+    currency: String,
+    bank_cash: Money,
+    players: PlayerRange,
+    starting_cash: BTreeMap<u8, Money>,
+    cert_limit: BTreeMap<u8, u8>,
+    optional_rules: Vec<String>,
+    market: Vec<Vec<String>>,
+    phases: Vec<PhaseDef>,
+    trains: Vec<TrainDef>,
+    companies: Vec<CompanyDef>,
+    corporations: Vec<CorpDef>,
+    shares: Vec<Percent>,
+    float_percent: Percent,
+    max_ownership_percent: Percent,
+}
+
+/// Allowed player counts.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct PlayerRange {
+    /// Fewest players.
+    pub min: u8,
+    /// Most players.
+    pub max: u8,
+}
+
+/// Everything the engine needs to know about one title.
+#[derive(Debug)]
+pub struct Title {
+    /// The reference engine's title name (`1836Jr30`).
+    pub name: String,
+    /// Currency symbol.
+    pub currency: String,
+    /// Cash in the bank before players are paid.
+    pub bank_cash: Money,
+    /// Allowed player counts.
+    pub players: PlayerRange,
+    /// Starting cash by player count.
+    pub starting_cash: BTreeMap<u8, Money>,
+    /// Certificate limit by player count.
+    pub cert_limit: BTreeMap<u8, u8>,
+    /// Optional rules the title knows.
+    pub optional_rules: Vec<String>,
+    /// The stock market grid (`None` = no cell).
+    pub market: Vec<Vec<Option<MarketCellDef>>>,
+    /// Phases in order.
+    pub phases: Vec<PhaseDef>,
+    /// Train types in depot order.
+    pub trains: Vec<TrainDef>,
+    /// Private companies in value order.
+    pub companies: Vec<CompanyDef>,
+    /// Corporations.
+    pub corporations: Vec<CorpDef>,
+    /// Certificate sizes of every corporation, president first.
+    pub shares: Vec<Percent>,
+    /// Percentage that must leave the IPO for a corporation to float.
+    pub float_percent: Percent,
+    /// Most a player may own of one corporation outside exempt cells.
+    pub max_ownership_percent: Percent,
+    /// The map.
+    pub map: &'static MapData,
+}
+
+/// Why title data could not be loaded (a defect of the bundled data, reported by tests).
+#[derive(Debug, thiserror::Error)]
+pub enum TitleDataError {
+    /// The JSON does not fit the schema.
+    #[error("title data: {0}")]
+    Json(#[from] serde_json::Error),
+    /// A market cell is malformed.
+    #[error("title data: bad market cell `{0}`")]
+    MarketCell(String),
+    /// A name refers to nothing.
+    #[error("title data: unknown {kind} `{name}`")]
+    Unknown {
+        /// What kind of thing.
+        kind: &'static str,
+        /// The name.
+        name: String,
+    },
+}
+
+fn parse_cell(code: &str) -> Result<Option<MarketCellDef>, TitleDataError> {
+    if code.is_empty() {
+        return Ok(None);
+    }
+    let digits = code.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let letters = &code[digits.len()..];
+    let price: i64 = digits
+        .parse()
+        .map_err(|_| TitleDataError::MarketCell(code.to_string()))?;
+    if letters.chars().any(|c| !"pyobec".contains(c)) {
+        return Err(TitleDataError::MarketCell(code.to_string()));
+    }
+    let has = |c| letters.contains(c);
+    Ok(Some(MarketCellDef {
+        price: Money(price),
+        par: has('p'),
+        cert_exempt: has('y') || has('o') || has('b'),
+        ownership_exempt: has('o') || has('b'),
+        multiple_buy: has('b'),
+        end_game: has('e'),
+        close: has('c'),
+    }))
+}
+
+impl Title {
+    fn from_json(json: &str, map: &'static MapData) -> Result<Title, TitleDataError> {
+        let file: TitleFile = serde_json::from_str(json)?;
+        let market = file
+            .market
+            .iter()
+            .map(|row| row.iter().map(|c| parse_cell(c)).collect())
+            .collect::<Result<_, _>>()?;
+        let title = Title {
+            name: file.name,
+            currency: file.currency,
+            bank_cash: file.bank_cash,
+            players: file.players,
+            starting_cash: file.starting_cash,
+            cert_limit: file.cert_limit,
+            optional_rules: file.optional_rules,
+            market,
+            phases: file.phases,
+            trains: file.trains,
+            companies: file.companies,
+            corporations: file.corporations,
+            shares: file.shares,
+            float_percent: file.float_percent,
+            max_ownership_percent: file.max_ownership_percent,
+            map,
+        };
+        for train in &title.trains {
+            for name in train.rusts_on.iter().chain(&train.available_on).chain(train.discount.keys()) {
+                if title.train_kind(name).is_none() {
+                    return Err(TitleDataError::Unknown { kind: "train", name: name.clone() });
+                }
+            }
+        }
+        Ok(title)
+    }
+
+    /// The title by its reference-engine name (`1836Jr30`), if railnote knows it.
+    pub fn by_name(name: &str) -> Option<&'static Title> {
+        match name {
+            "1836Jr30" => Some(jr30()),
+            _ => None,
+        }
+    }
+
+    /// Names of the titles railnote knows.
+    pub fn known_names() -> &'static [&'static str] {
+        &["1836Jr30"]
+    }
+
+    /// A corporation by symbol.
+    pub fn corp_by_sym(&self, sym: &str) -> Option<CorpId> {
+        self.corporations.iter().position(|c| c.sym == sym).map(|i| CorpId(i as u8))
+    }
+
+    /// A private company by symbol.
+    pub fn company_by_sym(&self, sym: &str) -> Option<CompanyId> {
+        self.companies.iter().position(|c| c.sym == sym).map(|i| CompanyId(i as u8))
+    }
+
+    /// A train type by name.
+    pub fn train_kind(&self, name: &str) -> Option<TrainKind> {
+        self.trains.iter().position(|t| t.name == name).map(|i| TrainKind(i as u8))
+    }
+
+    /// The corporation's definition.
+    pub fn corp(&self, id: CorpId) -> &CorpDef {
+        &self.corporations[id.0 as usize]
+    }
+
+    /// The private's definition.
+    pub fn company(&self, id: CompanyId) -> &CompanyDef {
+        &self.companies[id.0 as usize]
+    }
+
+    /// The train type's definition.
+    pub fn train(&self, kind: TrainKind) -> &TrainDef {
+        &self.trains[kind.0 as usize]
+    }
+
+    /// The market cell at (row, column), if there is one.
+    pub fn cell(&self, row: u8, column: u8) -> Option<&MarketCellDef> {
+        self.market.get(row as usize)?.get(column as usize)?.as_ref()
+    }
+}
+
+/// The 1836Jr30 title.
+pub fn jr30() -> &'static Title {
+    static TITLE: OnceLock<Title> = OnceLock::new();
+    TITLE.get_or_init(|| {
+        Title::from_json(include_str!("../../../data/1836jr30/title.json"), crate::engine::map::jr30())
+            .expect("bundled 1836Jr30 title data is valid (checked by tests)")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jr30_market_has_par_cells_in_column_6() {
+        let t = jr30();
+        let pars: Vec<i64> = (0..11u8)
+            .filter_map(|r| t.cell(r, 6).filter(|c| c.par).map(|c| c.price.0))
+            .collect();
+        assert_eq!(pars, vec![100, 90, 82, 76, 71, 67]);
+        assert!(t.cell(8, 0).is_none());
+        assert!(t.cell(5, 0).unwrap().multiple_buy);
+    }
+
+    #[test]
+    fn jr30_lookups() {
+        let t = jr30();
+        assert_eq!(t.corp_by_sym("Nord"), Some(CorpId(2)));
+        assert_eq!(t.company_by_sym("CFLV"), Some(CompanyId(5)));
+        assert_eq!(t.train_kind("D").map(|k| t.train(k).price), Some(Money(1100)));
+    }
+}
