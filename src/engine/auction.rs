@@ -1,22 +1,431 @@
-//! The initial waterfall auction of private companies.
+//! The initial waterfall auction of private companies (1836Jr30 rules; reference
+//! `WaterfallAuction` + `CompanyPendingPar`).
+//!
+//! Only the cheapest unsold private can be bought outright; bids on the others wait until they
+//! become the cheapest, when a single bid buys at once and several start an auction among the
+//! bidders only. A full round of passes lowers the cheapest private's price, or, once it has
+//! been sold, pays private revenue once.
 
-use crate::action::Action;
-use crate::engine::{Game, RuleViolation};
-use crate::ids::PlayerId;
+use crate::action::{Action, BidTarget, Entity, MarketCell};
+use crate::engine::shares::Holder;
+use crate::engine::state::{CompanyOwner, MarketPos};
+use crate::engine::title::Ability;
+use crate::engine::{Game, Round, RuleViolation};
+use crate::ids::{CompanyId, CorpId, Money, PlayerId, ShareId};
+
+/// Bid increment over the face value or the highest bid.
+const MIN_INCREMENT: Money = Money(5);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Bid {
+    pub(crate) player: PlayerId,
+    pub(crate) price: Money,
+}
 
 #[derive(Debug, Clone, Default)]
-pub(crate) struct AuctionRound {}
+pub(crate) struct AuctionRound {
+    /// Unsold privates, cheapest first.
+    pub(crate) companies: Vec<CompanyId>,
+    /// The private that started cheapest; its price drops on a full round of passes.
+    cheapest: Option<CompanyId>,
+    discount: Money,
+    /// Standing bids per private, in placement order.
+    pub(crate) bids: Vec<(CompanyId, Vec<Bid>)>,
+    /// Players who passed since the last bid, by seat index.
+    passed: Vec<bool>,
+    /// The seat whose turn it is (index into the game's seats).
+    pub(crate) entity_index: usize,
+    /// A buyer who must now set a par price (CFLV → Nord).
+    pending_par: Option<(PlayerId, CorpId)>,
+}
 
 impl AuctionRound {
-    pub(crate) fn new(_game: &Game) -> AuctionRound {
-        AuctionRound {}
+    pub(crate) fn new(game: &Game) -> AuctionRound {
+        let mut companies: Vec<CompanyId> = (0..game.title.companies.len()).map(|i| CompanyId(i as u8)).collect();
+        companies.sort_by_key(|c| game.title.company(*c).value);
+        AuctionRound {
+            cheapest: companies.first().copied(),
+            companies,
+            discount: Money::ZERO,
+            bids: Vec::new(),
+            passed: vec![false; game.seats.len()],
+            entity_index: 0,
+            pending_par: None,
+        }
     }
 
-    pub(crate) fn acting(&self, _game: &Game) -> Option<PlayerId> {
-        None
+    fn bids_for(&self, company: CompanyId) -> &[Bid] {
+        self.bids
+            .iter()
+            .find(|(c, _)| *c == company)
+            .map(|(_, b)| b.as_slice())
+            .unwrap_or(&[])
+    }
+
+    fn bids_for_mut(&mut self, company: CompanyId) -> &mut Vec<Bid> {
+        if let Some(i) = self.bids.iter().position(|(c, _)| *c == company) {
+            return &mut self.bids[i].1;
+        }
+        self.bids.push((company, Vec::new()));
+        &mut self.bids.last_mut().expect("just pushed").1
+    }
+
+    /// The private under auction: the cheapest one when it has several bids.
+    fn auctioning(&self) -> Option<CompanyId> {
+        let first = *self.companies.first()?;
+        (self.bids_for(first).len() > 1).then_some(first)
+    }
+
+    fn lowest_bidder(&self, company: CompanyId) -> Option<PlayerId> {
+        let bids = self.bids_for(company);
+        let min = bids.iter().map(|b| b.price).min()?;
+        bids.iter().find(|b| b.price == min).map(|b| b.player)
+    }
+
+    pub(crate) fn acting(&self, game: &Game) -> Option<PlayerId> {
+        if let Some((player, _)) = self.pending_par {
+            return Some(player);
+        }
+        if let Some(company) = self.auctioning() {
+            return self.lowest_bidder(company);
+        }
+        game.seats.get(self.entity_index).copied()
+    }
+
+    fn face_price(&self, game: &Game, company: CompanyId) -> Money {
+        let value = game.title.company(company).value;
+        if Some(company) == self.cheapest {
+            value - self.discount
+        } else {
+            value
+        }
+    }
+
+    fn min_bid(&self, game: &Game, company: CompanyId) -> Money {
+        if self.auctioning().is_none() && self.companies.first() == Some(&company) {
+            return self.face_price(game, company);
+        }
+        let high = self.bids_for(company).iter().map(|b| b.price).max();
+        high.unwrap_or_else(|| self.face_price(game, company)) + MIN_INCREMENT
+    }
+
+    fn committed(&self, player: PlayerId) -> Money {
+        self.bids
+            .iter()
+            .flat_map(|(_, b)| b.iter())
+            .filter(|b| b.player == player)
+            .map(|b| b.price)
+            .sum()
+    }
+
+    fn max_bid(&self, game: &Game, player: PlayerId, company: CompanyId) -> Money {
+        let own = self
+            .bids_for(company)
+            .iter()
+            .find(|b| b.player == player)
+            .map(|b| b.price)
+            .unwrap_or(Money::ZERO);
+        game.player(player).cash - self.committed(player) + own
     }
 }
 
-pub(crate) fn process(_game: &mut Game, _action: &Action) -> Result<(), RuleViolation> {
-    Err(RuleViolation::GameOver)
+fn round(game: &mut Game) -> &mut AuctionRound {
+    match &mut game.round {
+        Round::Auction(a) => a,
+        _ => unreachable!("auction processing outside the auction round"),
+    }
+}
+
+fn round_ref(game: &Game) -> &AuctionRound {
+    match &game.round {
+        Round::Auction(a) => a,
+        _ => unreachable!("auction processing outside the auction round"),
+    }
+}
+
+pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolation> {
+    let acting = round_ref(game).acting(game);
+    let Entity::Player(player) = action.entity() else {
+        return Err(not_your_turn(game, action.entity(), acting));
+    };
+    if Some(player) != acting {
+        return Err(not_your_turn(game, action.entity(), acting));
+    }
+    if let Some((_, corp)) = round_ref(game).pending_par {
+        return match action {
+            Action::Par { corp: c, cell, .. } if *c == corp => pending_par(game, player, corp, cell),
+            _ => Err(RuleViolation::WrongStep {
+                action: action.type_name(),
+                step: "par after a private",
+                allowed: format!("par {}", game.title.corp(corp).sym),
+            }),
+        };
+    }
+    match action {
+        Action::Bid { target: BidTarget::Company(company), price, .. } => bid(game, player, *company, *price)?,
+        Action::Pass { .. } => pass(game, player),
+        _ => {
+            return Err(RuleViolation::WrongStep {
+                action: action.type_name(),
+                step: "private auction",
+                allowed: "bid, pass".to_string(),
+            })
+        }
+    }
+    finish_if_done(game);
+    Ok(())
+}
+
+fn not_your_turn(game: &Game, actor: Entity, acting: Option<PlayerId>) -> RuleViolation {
+    RuleViolation::NotYourTurn {
+        actor: game.entity_name(actor),
+        expected: acting.map(|p| game.player(p).name.clone()).unwrap_or_else(|| "nobody".into()),
+    }
+}
+
+fn next_seat(game: &mut Game) {
+    let n = game.seats.len();
+    let a = round(game);
+    a.entity_index = (a.entity_index + 1) % n;
+}
+
+fn bid(game: &mut Game, player: PlayerId, company: CompanyId, price: Money) -> Result<(), RuleViolation> {
+    let a = round_ref(game).clone();
+    if !a.companies.contains(&company) {
+        return Err(RuleViolation::Auction(format!(
+            "{} is not for sale",
+            game.title.company(company).sym
+        )));
+    }
+    if let Some(auctioning) = a.auctioning() {
+        if company != auctioning {
+            return Err(RuleViolation::Auction(format!(
+                "{} is being auctioned; bid on it or pass",
+                game.title.company(auctioning).sym
+            )));
+        }
+        add_bid(game, player, company, price)?;
+        return Ok(());
+    }
+    let seat = game.seats.iter().position(|p| *p == player).unwrap_or(0);
+    round(game).passed[seat] = false;
+    if a.companies.first() == Some(&company) {
+        let face = a.face_price(game, company);
+        if price != face {
+            return Err(RuleViolation::ValueMismatch {
+                what: "purchase price",
+                recorded: price.to_string(),
+                expected: face.to_string(),
+            });
+        }
+        buy_company(game, player, company, price)?;
+        resolve_bids(game)?;
+    } else {
+        add_bid(game, player, company, price)?;
+    }
+    next_seat(game);
+    Ok(())
+}
+
+fn add_bid(game: &mut Game, player: PlayerId, company: CompanyId, price: Money) -> Result<(), RuleViolation> {
+    let a = round_ref(game);
+    let min = a.min_bid(game, company);
+    if price < min {
+        return Err(RuleViolation::BidTooLow {
+            target: game.title.company(company).sym.clone(),
+            bid: price,
+            min,
+        });
+    }
+    let max = a.max_bid(game, player, company);
+    if price > max {
+        return Err(RuleViolation::InsufficientCash {
+            who: game.player(player).name.clone(),
+            available: max,
+            needed: price,
+        });
+    }
+    let bids = round(game).bids_for_mut(company);
+    bids.retain(|b| b.player != player);
+    bids.push(Bid { player, price });
+    Ok(())
+}
+
+fn pass(game: &mut Game, player: PlayerId) {
+    if let Some(company) = round_ref(game).auctioning() {
+        round(game).bids_for_mut(company).retain(|b| b.player != player);
+        // One remaining bid buys at once; the cascade may continue.
+        let _ = resolve_bids(game);
+        return;
+    }
+    let seat = game.seats.iter().position(|p| *p == player).unwrap_or(0);
+    round(game).passed[seat] = true;
+    if round_ref(game).passed.iter().all(|p| *p) {
+        all_passed(game);
+    }
+    next_seat(game);
+}
+
+fn all_passed(game: &mut Game) {
+    let a = round_ref(game).clone();
+    match a.cheapest.filter(|c| a.companies.contains(c)) {
+        Some(cheapest) => {
+            round(game).discount += MIN_INCREMENT;
+            if round_ref(game).face_price(game, cheapest).0 <= 0 {
+                next_seat(game);
+                let taker = game.seats[round_ref(game).entity_index];
+                let _ = buy_company(game, taker, cheapest, Money::ZERO);
+                let _ = resolve_bids(game);
+            }
+        }
+        None => game.pay_private_revenue(),
+    }
+    round(game).passed.iter_mut().for_each(|p| *p = false);
+}
+
+/// Sells the cheapest privates that have exactly one bid, until one has none or several.
+fn resolve_bids(game: &mut Game) -> Result<(), RuleViolation> {
+    while let Some(&company) = round_ref(game).companies.first() {
+        let bids = round_ref(game).bids_for(company).to_vec();
+        if bids.len() != 1 {
+            break;
+        }
+        round(game).bids.retain(|(c, _)| *c != company);
+        buy_company(game, bids[0].player, company, bids[0].price)?;
+    }
+    Ok(())
+}
+
+fn buy_company(game: &mut Game, player: PlayerId, company: CompanyId, price: Money) -> Result<(), RuleViolation> {
+    let max = round_ref(game).max_bid(game, player, company);
+    if max < price {
+        return Err(RuleViolation::InsufficientCash {
+            who: game.player(player).name.clone(),
+            available: max,
+            needed: price,
+        });
+    }
+    game.companies[company.0 as usize].owner = CompanyOwner::Player(player);
+    game.player_mut(player).companies.push(company);
+    game.player_mut(player).cash -= price;
+    game.bank += price;
+    round(game).companies.retain(|c| *c != company);
+    round(game).bids.retain(|(c, _)| *c != company);
+    for ability in &game.title.company(company).abilities {
+        if let Ability::Shares { share } = ability {
+            let Some(share) = parse_share(game, share) else { continue };
+            if share.index == 0 {
+                round(game).pending_par = Some((player, share.corp));
+            } else {
+                game.transfer_shares(share.corp, &[share], Holder::Ipo(share.corp), Holder::Player(player), 10);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn parse_share(game: &Game, text: &str) -> Option<ShareId> {
+    let (sym, index) = text.rsplit_once('_')?;
+    Some(ShareId { corp: game.title.corp_by_sym(sym)?, index: index.parse().ok()? })
+}
+
+fn pending_par(game: &mut Game, player: PlayerId, corp: CorpId, cell: &MarketCell) -> Result<(), RuleViolation> {
+    game.check_par_cell(cell)?;
+    game.set_par(corp, cell);
+    let cert = ShareId { corp, index: 0 };
+    let pct = game.share_percent(cert);
+    game.transfer_shares(corp, &[cert], Holder::Ipo(corp), Holder::Player(player), pct);
+    game.check_float(corp);
+    round(game).pending_par = None;
+    finish_if_done(game);
+    Ok(())
+}
+
+impl Game {
+    /// Checks that a par action names a par cell with its true price.
+    pub(crate) fn check_par_cell(&self, cell: &MarketCell) -> Result<(), RuleViolation> {
+        match self.title.cell(cell.row, cell.column) {
+            Some(def) if def.par => {
+                if def.price != cell.price {
+                    return Err(RuleViolation::ValueMismatch {
+                        what: "par price",
+                        recorded: cell.price.to_string(),
+                        expected: def.price.to_string(),
+                    });
+                }
+                Ok(())
+            }
+            _ => {
+                let pars: Vec<String> = self
+                    .title
+                    .market
+                    .iter()
+                    .flatten()
+                    .flatten()
+                    .filter(|c| c.par)
+                    .map(|c| c.price.to_string())
+                    .collect();
+                Err(RuleViolation::Shares(format!(
+                    "{} (row {}, column {}) is not a par price; par prices are {}",
+                    cell.price,
+                    cell.row,
+                    cell.column,
+                    pars.join(", ")
+                )))
+            }
+        }
+    }
+
+    /// Puts a corporation's marker on its par cell and marks it started.
+    pub(crate) fn set_par(&mut self, corp: CorpId, cell: &MarketCell) {
+        let pos = MarketPos { row: cell.row, column: cell.column };
+        self.place_marker(corp, pos);
+        let c = self.corp_mut(corp);
+        c.par_price = Some(cell.price);
+        c.ipoed = true;
+    }
+
+    /// Pays every private's revenue to its owner, players in seat order first.
+    pub(crate) fn pay_private_revenue(&mut self) {
+        let mut owned: Vec<(u8, usize, CompanyId)> = Vec::new();
+        for (i, c) in self.companies.iter().enumerate() {
+            if c.closed {
+                continue;
+            }
+            let key = match c.owner {
+                CompanyOwner::Player(p) => (0, self.seats.iter().position(|s| *s == p).unwrap_or(0)),
+                CompanyOwner::Corporation(corp) => (1, corp.0 as usize),
+                CompanyOwner::Unsold => continue,
+            };
+            owned.push((key.0, key.1, CompanyId(i as u8)));
+        }
+        owned.sort();
+        for (_, _, company) in owned {
+            let revenue = self.title.company(company).revenue;
+            if revenue.0 <= 0 {
+                continue;
+            }
+            self.bank_pays(revenue);
+            match self.company(company).owner {
+                CompanyOwner::Player(p) => self.player_mut(p).cash += revenue,
+                CompanyOwner::Corporation(c) => self.corp_mut(c).cash += revenue,
+                CompanyOwner::Unsold => {}
+            }
+        }
+    }
+}
+
+fn finish_if_done(game: &mut Game) {
+    let a = round_ref(game);
+    if !a.companies.is_empty() || a.pending_par.is_some() {
+        return;
+    }
+    let index = a.entity_index;
+    let active: Vec<PlayerId> = game.seats.iter().copied().filter(|p| !game.player(*p).bankrupt).collect();
+    if let Some(&first) = active.get(index % active.len().max(1)) {
+        let pos = game.seats.iter().position(|p| *p == first).unwrap_or(0);
+        game.seats.rotate_left(pos);
+    }
+    game.priority_deal = game.seats.first().copied();
+    game.start_stock_round();
 }

@@ -109,6 +109,10 @@ pub struct Game {
     pub market_cells: BTreeMap<MarketPos, Vec<CorpId>>,
     /// Every train of the game, depot order.
     pub trains: Vec<Train>,
+    /// Trains in the open market, in arrival order.
+    pub pool_train_order: Vec<TrainId>,
+    /// Whether a share price reached an end-game cell.
+    pub market_end_reached: bool,
     /// Index of the current phase.
     pub phase: usize,
     /// Cash in the bank (may go negative once broken).
@@ -234,6 +238,8 @@ impl Game {
             pool: Vec::new(),
             market_cells: BTreeMap::new(),
             trains,
+            pool_train_order: Vec::new(),
+            market_end_reached: false,
             phase: 0,
             bank,
             bank_broken: false,

@@ -1,19 +1,1116 @@
-//! The operating round.
+//! The operating round (1836Jr30 step order: home token, track, token, routes, dividend, trains,
+//! privates), with emergency train purchases and bankruptcy.
+//!
+//! Each corporation's turn walks the steps in order; a step that has nothing to ask is skipped
+//! automatically (as the reference engine's `skip_steps` does), so a log holds a `pass` only
+//! where the reference waited for one.
 
-use crate::action::{Action, Entity};
-use crate::engine::{Game, RuleViolation};
+use crate::action::{Action, DividendKind, Entity, RouteSpec};
+use crate::engine::market::MarketMove;
+use crate::engine::shares::Holder;
+use crate::engine::state::{CompanyOwner, GameEndReason, TrainOwner};
+use crate::engine::title::{Ability, TrainEvent};
+use crate::engine::{Game, Round, RuleViolation};
+use crate::ids::{CityRef, CompanyId, CorpId, HexId, Money, PlayerId, Rotation, TileId, TrainId, TrainKind};
 
-#[derive(Debug, Clone, Default)]
-pub(crate) struct OperatingRound {
-    pub(crate) round_num: u8,
+/// Where a corporation's turn stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OrStep {
+    HomeToken,
+    Track,
+    Token,
+    Route,
+    Dividend,
+    BuyTrain,
+    BuyCompany,
 }
 
-impl OperatingRound {
-    pub(crate) fn acting(&self, _game: &Game) -> Option<Entity> {
-        None
+impl OrStep {
+    fn name(self) -> &'static str {
+        match self {
+            OrStep::HomeToken => "home token",
+            OrStep::Track => "track",
+            OrStep::Token => "token",
+            OrStep::Route => "routes",
+            OrStep::Dividend => "dividend",
+            OrStep::BuyTrain => "trains",
+            OrStep::BuyCompany => "private purchase",
+        }
+    }
+
+    fn allowed(self) -> &'static str {
+        match self {
+            OrStep::HomeToken => "place_token",
+            OrStep::Track => "lay_tile, pass",
+            OrStep::Token => "place_token, pass",
+            OrStep::Route => "run_routes",
+            OrStep::Dividend => "dividend",
+            OrStep::BuyTrain => "buy_train, pass (or sell_shares by the president in an emergency)",
+            OrStep::BuyCompany => "buy_company, pass",
+        }
     }
 }
 
-pub(crate) fn process(_game: &mut Game, _action: &Action) -> Result<(), RuleViolation> {
-    Err(RuleViolation::GameOver)
+#[derive(Debug, Clone)]
+pub(crate) struct OperatingRound {
+    pub(crate) round_num: u8,
+    order: Vec<CorpId>,
+    index: usize,
+    step: OrStep,
+    revenue: Money,
+    depot_kinds_bought: Vec<TrainKind>,
+    /// Price per share of the last emergency sale (limits cheaper purchases from others).
+    last_share_sold_price: Option<Money>,
+    /// A corporation above its train limit after a phase change; it must discard first.
+    discarding: Option<CorpId>,
+    /// Free token to place after a teleport lay (CdH).
+    teleport: Option<HexId>,
+}
+
+fn or(game: &Game) -> &OperatingRound {
+    match &game.round {
+        Round::Operating(o) => o,
+        _ => unreachable!("operating processing outside an operating round"),
+    }
+}
+
+fn or_mut(game: &mut Game) -> &mut OperatingRound {
+    match &mut game.round {
+        Round::Operating(o) => o,
+        _ => unreachable!("operating processing outside an operating round"),
+    }
+}
+
+impl OperatingRound {
+    pub(crate) fn acting(&self, game: &Game) -> Option<Entity> {
+        if let Some(c) = self.discarding {
+            return Some(Entity::Corporation(c));
+        }
+        self.order.get(self.index).map(|c| {
+            let _ = game;
+            Entity::Corporation(*c)
+        })
+    }
+
+    fn current(&self) -> Option<CorpId> {
+        self.order.get(self.index).copied()
+    }
+}
+
+impl Game {
+    pub(crate) fn start_operating_round(&mut self, round_num: u8) {
+        let mut order: Vec<CorpId> = (0..self.corps.len())
+            .map(|i| CorpId(i as u8))
+            .filter(|c| self.corp(*c).floated && !self.corp(*c).closed)
+            .collect();
+        order.sort_by_key(|c| self.operating_key(*c));
+        self.round = Round::Operating(OperatingRound {
+            round_num,
+            order,
+            index: 0,
+            step: OrStep::HomeToken,
+            revenue: Money::ZERO,
+            depot_kinds_bought: Vec::new(),
+            last_share_sold_price: None,
+            discarding: None,
+            teleport: None,
+        });
+        self.pay_private_revenue();
+        for t in &mut self.trains {
+            t.operated = false;
+        }
+        self.start_corp_turn();
+    }
+
+    /// Begins the current corporation's turn, or ends the round if none is left.
+    fn start_corp_turn(&mut self) {
+        loop {
+            let Some(corp) = or(self).current() else {
+                self.finish_operating_round();
+                return;
+            };
+            if self.corp(corp).closed {
+                or_mut(self).index += 1;
+                continue;
+            }
+            let o = or_mut(self);
+            o.step = OrStep::HomeToken;
+            o.revenue = Money::ZERO;
+            o.depot_kinds_bought.clear();
+            o.last_share_sold_price = None;
+            o.teleport = None;
+            if !self.corp(corp).operated {
+                self.corp_mut(corp).operated = true;
+                let home = self.title.corp(corp).home;
+                if !self.place_home_token(corp, home) {
+                    return;
+                }
+            }
+            or_mut(self).step = OrStep::Track;
+            self.skip_steps();
+            return;
+        }
+    }
+
+    /// Advances past steps that have nothing to ask of the operating corporation.
+    fn skip_steps(&mut self) {
+        loop {
+            if self.finished || !matches!(self.round, Round::Operating(_)) {
+                return;
+            }
+            if or(self).discarding.is_some() {
+                return;
+            }
+            let Some(corp) = or(self).current() else { return };
+            let step = or(self).step;
+            let waits = match step {
+                OrStep::HomeToken => true,
+                OrStep::Track => true,
+                OrStep::Token => self.token_step_waits(corp),
+                OrStep::Route => self.route_step_waits(corp),
+                OrStep::Dividend => {
+                    if or(self).revenue.0 > 0 {
+                        true
+                    } else {
+                        self.pay_dividend(corp, DividendKind::Withhold);
+                        false
+                    }
+                }
+                OrStep::BuyTrain => self.train_step_waits(corp),
+                OrStep::BuyCompany => self.company_step_waits(corp),
+            };
+            if waits {
+                return;
+            }
+            self.next_or_step();
+        }
+    }
+
+    fn next_or_step(&mut self) {
+        let o = or_mut(self);
+        o.step = match o.step {
+            OrStep::HomeToken => OrStep::Track,
+            OrStep::Track => OrStep::Token,
+            OrStep::Token => OrStep::Route,
+            OrStep::Route => OrStep::Dividend,
+            OrStep::Dividend => OrStep::BuyTrain,
+            OrStep::BuyTrain => OrStep::BuyCompany,
+            OrStep::BuyCompany => {
+                o.index += 1;
+                self.start_corp_turn();
+                return;
+            }
+        };
+    }
+
+    fn finish_operating_round(&mut self) {
+        let round_num = or(self).round_num;
+        let last_of_set = round_num >= self.operating_rounds;
+        if last_of_set && self.end_trigger == Some(GameEndReason::Bank) {
+            self.end_game(GameEndReason::Bank);
+            return;
+        }
+        if last_of_set {
+            self.turn += 1;
+            self.start_stock_round();
+        } else {
+            self.start_operating_round(round_num + 1);
+        }
+    }
+
+    pub(crate) fn end_game(&mut self, reason: GameEndReason) {
+        self.finished = true;
+        self.end_reason = Some(reason);
+    }
+
+    // ----- waiting predicates -------------------------------------------------------------
+
+    fn next_token_price(&self, corp: CorpId) -> Option<Money> {
+        let c = self.corp(corp);
+        let used = self.title.corp(corp).tokens.len() - c.tokens_unused as usize;
+        self.title.corp(corp).tokens.get(used).copied()
+    }
+
+    fn token_step_waits(&self, corp: CorpId) -> bool {
+        if or(self).teleport.is_some() {
+            return true;
+        }
+        let Some(price) = self.next_token_price(corp) else { return false };
+        self.corp(corp).cash >= price && self.board.has_reachable_token_city(self.title.map, corp)
+    }
+
+    fn route_step_waits(&mut self, corp: CorpId) -> bool {
+        let has_train = self
+            .corp(corp)
+            .trains
+            .iter()
+            .any(|t| !self.trains.iter().any(|x| x.id == *t && x.operated));
+        has_train && self.route_available(corp)
+    }
+
+    /// Whether the corporation has (or ever had) a route; remembered once true.
+    fn route_available(&mut self, corp: CorpId) -> bool {
+        if self.corp(corp).route_seen {
+            return true;
+        }
+        let available = self.board.route_available(self.title.map, corp);
+        if available {
+            self.corp_mut(corp).route_seen = true;
+        }
+        available
+    }
+
+    fn train_limit(&self) -> usize {
+        self.title.phases[self.phase].train_limit as usize
+    }
+
+    /// Trains the depot offers: the next type, types made available by the phase, one of each
+    /// type in the pool.
+    fn depot_offer(&self) -> Vec<TrainId> {
+        let mut out: Vec<TrainId> = Vec::new();
+        let upcoming: Vec<&crate::engine::state::Train> =
+            self.trains.iter().filter(|t| t.owner == TrainOwner::Depot).collect();
+        if let Some(first) = upcoming.first() {
+            out.push(first.id);
+        }
+        for t in &upcoming {
+            let def = self.title.train(t.id.kind);
+            let available = def.available_on.as_ref().is_some_and(|on| self.phase_reached(on));
+            if available && !out.iter().any(|o| o.kind == t.id.kind) {
+                out.push(t.id);
+            }
+        }
+        let mut pool_kinds: Vec<TrainKind> = Vec::new();
+        for t in self.pool_trains() {
+            if !pool_kinds.contains(&t.kind) {
+                pool_kinds.push(t.kind);
+                out.push(t);
+            }
+        }
+        out
+    }
+
+    fn pool_trains(&self) -> Vec<TrainId> {
+        self.pool_train_order.clone()
+    }
+
+    fn phase_reached(&self, name: &str) -> bool {
+        self.title.phases.iter().position(|p| p.name == name).is_some_and(|i| i <= self.phase)
+    }
+
+    fn others_trains(&self, corp: CorpId) -> Vec<TrainId> {
+        self.trains
+            .iter()
+            .filter(|t| matches!(t.owner, TrainOwner::Corporation(c) if c != corp))
+            .map(|t| t.id)
+            .collect()
+    }
+
+    fn min_train_price(&self, corp: CorpId) -> Option<Money> {
+        let depot = self.depot_offer().into_iter().map(|t| self.title.train(t.kind).price);
+        let others = self.others_trains(corp).into_iter().map(|_| Money(1));
+        depot.chain(others).min()
+    }
+
+    fn must_buy_train(&mut self, corp: CorpId) -> bool {
+        self.corp(corp).trains.is_empty() && self.route_available(corp)
+    }
+
+    fn can_buy_train(&self, corp: CorpId) -> bool {
+        let room = self.corp(corp).trains.len() < self.train_limit();
+        let normal = room && self.min_train_price(corp).is_some_and(|p| self.corp(corp).cash >= p);
+        normal || self.discountable_trains(corp).iter().any(|(_, _, price)| self.corp(corp).cash >= *price)
+    }
+
+    /// (new train, traded train, price) for every trade-in the corporation could make.
+    fn discountable_trains(&self, corp: CorpId) -> Vec<(TrainId, TrainId, Money)> {
+        let mut out = Vec::new();
+        for offered in self.depot_offer() {
+            let def = self.title.train(offered.kind);
+            for owned in &self.corp(corp).trains {
+                let owned_name = &self.title.train(owned.kind).name;
+                if let Some(discount) = def.discount.get(owned_name) {
+                    out.push((offered, *owned, def.price - *discount));
+                }
+            }
+        }
+        out
+    }
+
+    fn train_step_waits(&mut self, corp: CorpId) -> bool {
+        self.must_buy_train(corp) || self.can_buy_train(corp)
+    }
+
+    fn companies_buyable(&self) -> bool {
+        self.title.phases[self.phase].can_buy_companies
+    }
+
+    fn company_step_waits(&self, corp: CorpId) -> bool {
+        let cash = self.corp(corp).cash;
+        if self.companies_buyable() {
+            let any = (0..self.companies.len()).map(|i| CompanyId(i as u8)).any(|c| {
+                matches!(self.company(c).owner, CompanyOwner::Player(_))
+                    && !self.company(c).closed
+                    && !self.company_no_buy(c)
+                    && Money((self.title.company(c).value.0 + 1) / 2) <= cash
+            });
+            if any {
+                return true;
+            }
+        }
+        self.corp(corp).companies.iter().any(|c| {
+            !self.company(*c).closed && self.company(*c).uses_left > 0
+        })
+    }
+
+    fn company_no_buy(&self, company: CompanyId) -> bool {
+        self.title.company(company).abilities.iter().any(|a| matches!(a, Ability::NoBuy))
+    }
+
+    // ----- home tokens ---------------------------------------------------------------------
+
+    /// Places a home token; returns false if the president must choose the city.
+    fn place_home_token(&mut self, corp: CorpId, hex: HexId) -> bool {
+        match self.board.place_home_token(self.title.map, corp, hex) {
+            Some(true) => {
+                self.corp_mut(corp).tokens.push(hex);
+                self.corp_mut(corp).tokens_unused -= 1;
+                true
+            }
+            Some(false) => {
+                or_mut(self).step = OrStep::HomeToken;
+                false
+            }
+            None => true,
+        }
+    }
+
+    // ----- helpers for blocked hexes --------------------------------------------------------
+
+    /// Hexes blocked by privates that players own.
+    fn blocked_hexes(&self) -> Vec<HexId> {
+        let mut out = Vec::new();
+        for (i, c) in self.companies.iter().enumerate() {
+            if c.closed || !matches!(c.owner, CompanyOwner::Player(_)) {
+                continue;
+            }
+            for a in &self.title.companies[i].abilities {
+                if let Ability::BlocksHexes { hexes } = a {
+                    out.extend(hexes.iter().filter_map(|h| h.parse::<HexId>().ok()));
+                }
+            }
+        }
+        out
+    }
+}
+
+pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolation> {
+    let Some(corp) = or(game).current() else {
+        return Err(RuleViolation::GameOver);
+    };
+    // A private's owner may exchange it at any time (GCB).
+    if let (Entity::Company(company), Action::BuyShares { shares, .. }) = (action.entity(), action) {
+        crate::engine::stock::exchange(game, company, shares)?;
+        return Ok(());
+    }
+    if let Some(discarding) = or(game).discarding {
+        return match action {
+            Action::DiscardTrain { entity: Entity::Corporation(c), train } if *c == discarding => {
+                discard_train(game, discarding, *train)
+            }
+            _ => Err(RuleViolation::WrongStep {
+                action: action.type_name(),
+                step: "discard train",
+                allowed: format!("discard_train by {}", game.title.corp(discarding).sym),
+            }),
+        };
+    }
+    let step = or(game).step;
+    // Emergency sales and bankruptcy come from the president during the train step.
+    if let Action::SellShares { entity: Entity::Player(p), shares, percent } = action {
+        if step == OrStep::BuyTrain && game.corp(corp).president == Some(*p) && game.must_buy_train(corp) {
+            emergency_sell(game, corp, *p, shares, *percent)?;
+            return Ok(());
+        }
+    }
+    let entity = action.entity();
+    let owned_company = match entity {
+        Entity::Company(c) if game.company(c).owner == CompanyOwner::Corporation(corp) => Some(c),
+        _ => None,
+    };
+    if entity != Entity::Corporation(corp) && owned_company.is_none() {
+        let expected = game.title.corp(corp).sym.clone();
+        return Err(RuleViolation::NotYourTurn { actor: game.entity_name(entity), expected });
+    }
+    if let Some(company) = owned_company {
+        return match action {
+            Action::LayTile { hex, tile, rotation, .. } => special_lay(game, corp, company, *hex, *tile, *rotation),
+            _ => Err(RuleViolation::Company(format!(
+                "{} has no ability for {}",
+                game.title.company(company).sym,
+                action.type_name()
+            ))),
+        };
+    }
+    // Corporations may buy privates at any point of their turn when the phase allows it.
+    if let Action::BuyCompany { company, price, .. } = action {
+        buy_company(game, corp, *company, *price)?;
+        if or(game).step == OrStep::BuyCompany && !game.company_step_waits(corp) {
+            game.next_or_step();
+        }
+        game.skip_steps();
+        return Ok(());
+    }
+    match (step, action) {
+        (OrStep::HomeToken, Action::PlaceToken { city, .. }) => home_token_choice(game, corp, *city)?,
+        (OrStep::Track, Action::LayTile { hex, tile, rotation, .. }) => {
+            lay_tile(game, corp, *hex, *tile, *rotation)?;
+            game.next_or_step();
+        }
+        (OrStep::Track | OrStep::Token | OrStep::BuyTrain | OrStep::BuyCompany, Action::Pass { .. }) => {
+            game.next_or_step();
+        }
+        (OrStep::Token, Action::PlaceToken { city, .. }) => {
+            place_token(game, corp, *city)?;
+            game.next_or_step();
+        }
+        (OrStep::Route, Action::RunRoutes { routes, .. }) => {
+            run_routes(game, corp, routes)?;
+            game.next_or_step();
+        }
+        (OrStep::Dividend, Action::Dividend { kind, .. }) => {
+            game.pay_dividend(corp, *kind);
+            game.next_or_step();
+        }
+        (OrStep::BuyTrain, Action::BuyTrain { train, price, exchange, .. }) => {
+            buy_train(game, corp, *train, *price, *exchange)?;
+            if game.finished {
+                return Ok(());
+            }
+            if or(game).discarding.is_none() && !game.train_step_waits_after_buy(corp) {
+                game.next_or_step();
+            }
+        }
+        (OrStep::BuyTrain, Action::Bankrupt { .. }) => {
+            bankrupt(game, corp)?;
+            return Ok(());
+        }
+        _ => {
+            return Err(RuleViolation::WrongStep {
+                action: action.type_name(),
+                step: step.name(),
+                allowed: step.allowed().to_string(),
+            })
+        }
+    }
+    game.skip_steps();
+    Ok(())
+}
+
+fn home_token_choice(game: &mut Game, corp: CorpId, city: CityRef) -> Result<(), RuleViolation> {
+    let hex = game.title.corp(corp).home;
+    game.board
+        .check_home_token(game.title.map, corp, hex, city)
+        .map_err(|e| RuleViolation::Token(e.to_string()))?;
+    game.board.place_token(game.title.map, corp, city);
+    game.corp_mut(corp).tokens.push(hex);
+    game.corp_mut(corp).tokens_unused -= 1;
+    or_mut(game).step = OrStep::Track;
+    Ok(())
+}
+
+fn lay_tile(game: &mut Game, corp: CorpId, hex: HexId, tile: TileId, rotation: Rotation) -> Result<(), RuleViolation> {
+    let blocked = game.blocked_hexes();
+    let colours = game.title.phases[game.phase].tiles.clone();
+    let cost = game
+        .board
+        .check_lay(game.title.map, corp, hex, tile, rotation, &colours, &blocked, true)
+        .map_err(|e| RuleViolation::Track(e.to_string()))?;
+    pay_corp(game, corp, cost)?;
+    game.board.lay(game.title.map, hex, tile, rotation);
+    Ok(())
+}
+
+fn special_lay(
+    game: &mut Game,
+    corp: CorpId,
+    company: CompanyId,
+    hex: HexId,
+    tile: TileId,
+    rotation: Rotation,
+) -> Result<(), RuleViolation> {
+    let def = game.title.company(company);
+    let Some((hexes, tiles)) = def.abilities.iter().find_map(|a| match a {
+        Ability::TileLay { hexes, tiles, .. } => Some((hexes.clone(), tiles.clone())),
+        _ => None,
+    }) else {
+        return Err(RuleViolation::Company(format!("{} cannot lay tiles", def.sym)));
+    };
+    if game.company(company).uses_left == 0 {
+        return Err(RuleViolation::Company(format!("{}'s tile lay has been used", def.sym)));
+    }
+    if !hexes.iter().any(|h| h.parse::<HexId>().ok() == Some(hex)) {
+        return Err(RuleViolation::Company(format!("{} may only lay on {}", def.sym, hexes.join(", "))));
+    }
+    let tile_name = game.title.map.tile_name(tile.def).to_string();
+    if !tiles.contains(&tile_name) {
+        return Err(RuleViolation::Company(format!(
+            "{} may only lay tile {}",
+            def.sym,
+            tiles.join(" or ")
+        )));
+    }
+    let colours = game.title.phases[game.phase].tiles.clone();
+    game.board
+        .check_lay(game.title.map, corp, hex, tile, rotation, &colours, &[], false)
+        .map_err(|e| RuleViolation::Track(e.to_string()))?;
+    game.board.lay(game.title.map, hex, tile, rotation);
+    game.companies[company.0 as usize].uses_left -= 1;
+    game.skip_steps();
+    Ok(())
+}
+
+fn pay_corp(game: &mut Game, corp: CorpId, amount: Money) -> Result<(), RuleViolation> {
+    if amount.0 <= 0 {
+        return Ok(());
+    }
+    if game.corp(corp).cash < amount {
+        return Err(RuleViolation::InsufficientCash {
+            who: game.title.corp(corp).sym.clone(),
+            available: game.corp(corp).cash,
+            needed: amount,
+        });
+    }
+    game.corp_mut(corp).cash -= amount;
+    game.bank += amount;
+    Ok(())
+}
+
+fn place_token(game: &mut Game, corp: CorpId, city: CityRef) -> Result<(), RuleViolation> {
+    let Some(price) = game.next_token_price(corp) else {
+        return Err(RuleViolation::Token(format!("{} has no token left", game.title.corp(corp).sym)));
+    };
+    let hex = game
+        .board
+        .check_token(game.title.map, corp, city, true)
+        .map_err(|e| RuleViolation::Token(e.to_string()))?;
+    pay_corp(game, corp, price)?;
+    game.board.place_token(game.title.map, corp, city);
+    game.corp_mut(corp).tokens.push(hex);
+    game.corp_mut(corp).tokens_unused -= 1;
+    Ok(())
+}
+
+fn run_routes(game: &mut Game, corp: CorpId, routes: &[RouteSpec]) -> Result<(), RuleViolation> {
+    for (i, r) in routes.iter().enumerate() {
+        if !game.corp(corp).trains.contains(&r.train) {
+            return Err(RuleViolation::Route(format!(
+                "{} does not own train {}",
+                game.title.corp(corp).sym,
+                game.train_name(r.train)
+            )));
+        }
+        if routes[..i].iter().any(|o| o.train == r.train) {
+            return Err(RuleViolation::Route(format!("train {} runs twice", game.train_name(r.train))));
+        }
+        if game.trains.iter().any(|t| t.id == r.train && t.operated) {
+            return Err(RuleViolation::Route(format!(
+                "train {} already ran this operating round",
+                game.train_name(r.train)
+            )));
+        }
+    }
+    let distances: Vec<u16> = routes.iter().map(|r| game.title.train(r.train.kind).distance).collect();
+    let colours = game.title.phases[game.phase].tiles.clone();
+    let revenues = game
+        .board
+        .compute_run(game.title.map, corp, routes, &distances, &colours)
+        .map_err(|e| RuleViolation::Route(e.to_string()))?;
+    for (r, computed) in routes.iter().zip(&revenues) {
+        if let Some(stated) = r.revenue {
+            if stated != *computed {
+                return Err(RuleViolation::ValueMismatch {
+                    what: "route revenue",
+                    recorded: stated.to_string(),
+                    expected: computed.to_string(),
+                });
+            }
+        }
+    }
+    for r in routes {
+        if let Some(t) = game.trains.iter_mut().find(|t| t.id == r.train) {
+            t.operated = true;
+        }
+    }
+    or_mut(game).revenue = revenues.iter().copied().sum();
+    Ok(())
+}
+
+impl Game {
+    /// Pays out or withholds the revenue of the current run and moves the share price.
+    fn pay_dividend(&mut self, corp: CorpId, kind: DividendKind) {
+        let revenue = or(self).revenue;
+        match kind {
+            DividendKind::Withhold => {
+                self.bank_pays(revenue);
+                self.corp_mut(corp).cash += revenue;
+                self.move_price(corp, MarketMove::Left);
+            }
+            DividendKind::Payout => {
+                let per_share = revenue.0 as f64 / 10.0;
+                let seats = self.seats.clone();
+                for p in seats {
+                    let shares = self.percent_held(p, corp) as f64 / 10.0;
+                    let amount = Money((shares * per_share).ceil() as i64);
+                    if amount.0 != 0 {
+                        self.bank_pays(amount);
+                        self.player_mut(p).cash += amount;
+                    }
+                }
+                let pool = self.pool_percent(corp) as f64 / 10.0;
+                let amount = Money((pool * per_share).ceil() as i64);
+                if amount.0 != 0 {
+                    self.bank_pays(amount);
+                    self.corp_mut(corp).cash += amount;
+                }
+                if revenue.0 > 0 {
+                    self.move_price(corp, MarketMove::Right);
+                } else {
+                    self.move_price(corp, MarketMove::Left);
+                }
+            }
+        }
+    }
+
+    /// A train's display name (`3-1`).
+    pub fn train_name(&self, id: TrainId) -> String {
+        format!("{}-{}", self.title.train(id.kind).name, id.copy)
+    }
+
+    fn train_step_waits_after_buy(&mut self, corp: CorpId) -> bool {
+        // Single train of each type from the depot: the step ends once nothing else can be bought.
+        let bought = or(self).depot_kinds_bought.clone();
+        let any_buyable = self
+            .depot_offer()
+            .iter()
+            .any(|t| !bought.contains(&t.kind))
+            || !self.others_trains(corp).is_empty();
+        if !any_buyable {
+            return false;
+        }
+        self.can_buy_train(corp)
+    }
+}
+
+fn buy_company(game: &mut Game, corp: CorpId, company: CompanyId, price: Money) -> Result<(), RuleViolation> {
+    let sym = game.title.company(company).sym.clone();
+    if !game.companies_buyable() {
+        return Err(RuleViolation::Company(format!(
+            "corporations may not buy privates in phase {}",
+            game.phase_name()
+        )));
+    }
+    let CompanyOwner::Player(seller) = game.company(company).owner else {
+        return Err(RuleViolation::Company(format!("{sym} is not owned by a player")));
+    };
+    if game.company(company).closed || game.company_no_buy(company) {
+        return Err(RuleViolation::Company(format!("{sym} cannot be bought by a corporation")));
+    }
+    let value = game.title.company(company).value;
+    let (min, max) = (Money((value.0 + 1) / 2), Money(value.0 * 2));
+    if price < min || price > max {
+        return Err(RuleViolation::Company(format!(
+            "{sym} costs between {min} and {max}, not {price}"
+        )));
+    }
+    if game.corp(corp).cash < price {
+        return Err(RuleViolation::InsufficientCash {
+            who: game.title.corp(corp).sym.clone(),
+            available: game.corp(corp).cash,
+            needed: price,
+        });
+    }
+    game.corp_mut(corp).cash -= price;
+    game.player_mut(seller).cash += price;
+    game.player_mut(seller).companies.retain(|c| *c != company);
+    game.corp_mut(corp).companies.push(company);
+    game.companies[company.0 as usize].owner = CompanyOwner::Corporation(corp);
+    Ok(())
+}
+
+fn buy_train(
+    game: &mut Game,
+    corp: CorpId,
+    train: TrainId,
+    price: Money,
+    exchange: Option<TrainId>,
+) -> Result<(), RuleViolation> {
+    let name = game.train_name(train);
+    let Some(t) = game.trains.iter().find(|t| t.id == train).cloned() else {
+        return Err(RuleViolation::Train(format!("there is no train {name}")));
+    };
+    let offer = game.depot_offer();
+    let from_depot = t.owner == TrainOwner::Depot;
+    let face = game.title.train(train.kind).price;
+    let mut expected_price = None;
+    match t.owner {
+        TrainOwner::Depot | TrainOwner::Pool => {
+            if !offer.contains(&train) {
+                let offered: Vec<String> = offer.iter().map(|t| game.train_name(*t)).collect();
+                return Err(RuleViolation::Train(format!(
+                    "train {name} is not offered; the depot offers {}",
+                    offered.join(", ")
+                )));
+            }
+            if from_depot && or(game).depot_kinds_bought.contains(&train.kind) {
+                return Err(RuleViolation::Train(format!(
+                    "only one {} train may be bought from the depot per turn",
+                    game.title.train(train.kind).name
+                )));
+            }
+            expected_price = Some(face);
+        }
+        TrainOwner::Corporation(owner) if owner != corp => {
+            if price.0 < 1 {
+                return Err(RuleViolation::Train("a train from another corporation costs at least 1".into()));
+            }
+        }
+        TrainOwner::Corporation(_) => {
+            return Err(RuleViolation::Train(format!("{name} already belongs to this corporation")));
+        }
+        TrainOwner::Rusted => return Err(RuleViolation::Train(format!("train {name} has rusted"))),
+    }
+    if let Some(traded) = exchange {
+        let Some((_, _, discounted)) = game
+            .discountable_trains(corp)
+            .into_iter()
+            .find(|(n, o, _)| n.kind == train.kind && *o == traded)
+        else {
+            return Err(RuleViolation::Train(format!(
+                "{} cannot be traded in for {name}",
+                game.train_name(traded)
+            )));
+        };
+        expected_price = Some(discounted);
+    } else if game.corp(corp).trains.len() >= game.train_limit() {
+        return Err(RuleViolation::Train(format!(
+            "{} is at its train limit of {}",
+            game.title.corp(corp).sym,
+            game.train_limit()
+        )));
+    }
+    if let Some(expected) = expected_price {
+        if price != expected {
+            return Err(RuleViolation::ValueMismatch {
+                what: "train price",
+                recorded: price.to_string(),
+                expected: expected.to_string(),
+            });
+        }
+    }
+    let cash = game.corp(corp).cash;
+    let mut shortfall = price - cash;
+    if shortfall.0 > 0 {
+        if !game.must_buy_train(corp) || exchange.is_some() {
+            return Err(RuleViolation::InsufficientCash {
+                who: game.title.corp(corp).sym.clone(),
+                available: cash,
+                needed: price,
+            });
+        }
+        // Emergency purchase: the cheapest depot train, and the president pays the rest.
+        if matches!(t.owner, TrainOwner::Depot | TrainOwner::Pool) {
+            let cheapest = offer.iter().map(|t| game.title.train(t.kind).price).min().unwrap_or(face);
+            if face > cheapest {
+                return Err(RuleViolation::Train(format!(
+                    "in an emergency only the cheapest train ({cheapest}) may be bought"
+                )));
+            }
+        } else if price > face {
+            return Err(RuleViolation::Train(format!("in an emergency a train from another corporation costs at most {face}")));
+        }
+        let president = game.corp(corp).president.expect("a floated corporation has a president");
+        if let Some(sold) = or(game).last_share_sold_price {
+            let max_possible = cash + game.player(president).cash;
+            let min = max_possible - sold + Money(1);
+            if price < min && !matches!(t.owner, TrainOwner::Depot | TrainOwner::Pool) {
+                return Err(RuleViolation::Train(format!("after selling shares the train must cost at least {min}")));
+            }
+        }
+        if game.player(president).cash < shortfall {
+            return Err(RuleViolation::InsufficientCash {
+                who: game.player(president).name.clone(),
+                available: game.player(president).cash,
+                needed: shortfall,
+            });
+        }
+        game.player_mut(president).cash -= shortfall;
+        game.corp_mut(corp).cash += shortfall;
+        shortfall = Money::ZERO;
+    }
+    let _ = shortfall;
+    if let Some(traded) = exchange {
+        game.corp_mut(corp).trains.retain(|x| *x != traded);
+        game.set_train_owner(traded, TrainOwner::Pool);
+    }
+    game.corp_mut(corp).cash -= price;
+    match t.owner {
+        TrainOwner::Corporation(seller) => {
+            game.corp_mut(seller).cash += price;
+            game.corp_mut(seller).trains.retain(|x| *x != train);
+        }
+        _ => game.bank += price,
+    }
+    game.set_train_owner(train, TrainOwner::Corporation(corp));
+    game.corp_mut(corp).trains.push(train);
+    if from_depot {
+        or_mut(game).depot_kinds_bought.push(train.kind);
+    }
+    game.after_train_bought(corp, train);
+    Ok(())
+}
+
+impl Game {
+    fn set_train_owner(&mut self, id: TrainId, owner: TrainOwner) {
+        self.pool_train_order.retain(|t| *t != id);
+        if owner == TrainOwner::Pool {
+            self.pool_train_order.push(id);
+        }
+        if let Some(t) = self.trains.iter_mut().find(|t| t.id == id) {
+            t.owner = owner;
+        }
+    }
+
+    /// Phase changes, rusting, events and private closings after a train purchase.
+    fn after_train_bought(&mut self, corp: CorpId, train: TrainId) {
+        let name = self.title.train(train.kind).name.clone();
+        // Privates that close when a corporation buys its first train (CFLV for Nord).
+        for i in 0..self.companies.len() {
+            let closes = self.title.companies[i].abilities.iter().any(|a| {
+                matches!(a, Ability::CloseOnTrain { corporation } if self.title.corp_by_sym(corporation) == Some(corp))
+            });
+            if closes && !self.companies[i].closed {
+                self.close_company(CompanyId(i as u8));
+            }
+        }
+        if train.copy != 0 {
+            return;
+        }
+        let first_of_kind = !self
+            .trains
+            .iter()
+            .any(|t| t.id.kind == train.kind && t.id != train && t.owner != TrainOwner::Depot);
+        if !first_of_kind {
+            return;
+        }
+        while let Some(next) = self.title.phases.get(self.phase + 1) {
+            if next.on.as_deref() == Some(name.as_str()) {
+                self.phase += 1;
+            } else {
+                break;
+            }
+        }
+        let rusting: Vec<TrainKind> = (0..self.title.trains.len())
+            .map(|k| TrainKind(k as u8))
+            .filter(|k| self.title.train(*k).rusts_on.as_deref() == Some(name.as_str()))
+            .collect();
+        for kind in rusting {
+            let ids: Vec<TrainId> = self
+                .trains
+                .iter()
+                .filter(|t| t.id.kind == kind && matches!(t.owner, TrainOwner::Corporation(_) | TrainOwner::Pool))
+                .map(|t| t.id)
+                .collect();
+            for id in ids {
+                for c in &mut self.corps {
+                    c.trains.retain(|x| *x != id);
+                }
+                self.set_train_owner(id, TrainOwner::Rusted);
+            }
+        }
+        if self.title.train(train.kind).events.contains(&TrainEvent::CloseCompanies) {
+            for i in 0..self.companies.len() {
+                if !self.companies[i].closed {
+                    self.close_company(CompanyId(i as u8));
+                }
+            }
+        }
+        self.check_train_limits();
+    }
+
+    fn check_train_limits(&mut self) {
+        let limit = self.train_limit();
+        let over = (0..self.corps.len())
+            .map(|i| CorpId(i as u8))
+            .find(|c| self.corp(*c).trains.len() > limit);
+        if let Round::Operating(o) = &mut self.round {
+            o.discarding = over;
+        }
+    }
+}
+
+fn discard_train(game: &mut Game, corp: CorpId, train: TrainId) -> Result<(), RuleViolation> {
+    if !game.corp(corp).trains.contains(&train) {
+        return Err(RuleViolation::Train(format!(
+            "{} does not own train {}",
+            game.title.corp(corp).sym,
+            game.train_name(train)
+        )));
+    }
+    game.corp_mut(corp).trains.retain(|t| *t != train);
+    game.set_train_owner(train, TrainOwner::Pool);
+    game.check_train_limits();
+    if or(game).discarding.is_none() {
+        let current = or(game).current().expect("operating corporation");
+        if or(game).step == OrStep::BuyTrain && !game.train_step_waits_after_buy(current) {
+            game.next_or_step();
+        }
+        game.skip_steps();
+    }
+    Ok(())
+}
+
+fn emergency_sell(
+    game: &mut Game,
+    corp: CorpId,
+    player: PlayerId,
+    shares: &[crate::ids::ShareId],
+    percent: Option<crate::ids::Percent>,
+) -> Result<(), RuleViolation> {
+    let (sold_corp, pct) = crate::engine::stock::check_sale(game, player, shares, percent)?;
+    let cheapest = game
+        .depot_offer()
+        .iter()
+        .map(|t| game.title.train(t.kind).price)
+        .min()
+        .unwrap_or(Money::ZERO);
+    let needed = cheapest - game.corp(corp).cash - game.player(player).cash;
+    if needed.0 <= 0 {
+        return Err(RuleViolation::Shares(format!(
+            "{} can pay for the cheapest train without selling shares",
+            game.player(player).name
+        )));
+    }
+    if sold_corp == corp {
+        // The president may not give up the presidency of the corporation buying the train.
+        let others_max = game
+            .players
+            .iter()
+            .filter(|p| p.id != player)
+            .map(|p| game.percent_held(p.id, corp))
+            .max()
+            .unwrap_or(0);
+        if game.percent_held(player, corp) - pct < others_max {
+            return Err(RuleViolation::Shares(format!(
+                "selling would hand the presidency of {} to another player",
+                game.title.corp(corp).sym
+            )));
+        }
+    }
+    let normal = game.normal_share_percent();
+    if pct > normal {
+        let smaller = game.bundle_price(sold_corp, pct - normal);
+        if smaller >= needed {
+            return Err(RuleViolation::Shares(format!(
+                "selling {}% would raise more than needed; {}% is enough",
+                pct,
+                pct - normal
+            )));
+        }
+    }
+    let per_share = game.share_price(sold_corp).unwrap_or(Money::ZERO);
+    crate::engine::stock::sell_to_pool(game, player, sold_corp, shares, pct);
+    or_mut(game).last_share_sold_price = Some(per_share);
+    game.recalculate_order();
+    Ok(())
+}
+
+impl Game {
+    /// After emergency sales, corporations that have not operated yet are re-sorted.
+    fn recalculate_order(&mut self) {
+        let index = or(self).index;
+        let mut rest: Vec<CorpId> = or(self).order[index + 1..].to_vec();
+        rest.sort_by_key(|c| self.operating_key(*c));
+        let o = or_mut(self);
+        o.order.truncate(index + 1);
+        o.order.extend(rest);
+    }
+}
+
+fn bankrupt(game: &mut Game, corp: CorpId) -> Result<(), RuleViolation> {
+    let president = game.corp(corp).president.expect("operating corporation has a president");
+    let cheapest = game
+        .depot_offer()
+        .iter()
+        .map(|t| game.title.train(t.kind).price)
+        .min()
+        .unwrap_or(Money::ZERO);
+    if !game.must_buy_train(corp) {
+        return Err(RuleViolation::Bankruptcy(format!(
+            "{} does not have to buy a train",
+            game.title.corp(corp).sym
+        )));
+    }
+    let mut power = game.corp(corp).cash + game.player(president).cash;
+    for c in (0..game.corps.len()).map(|i| CorpId(i as u8)) {
+        let best = game
+            .sell_bundles(president, c)
+            .into_iter()
+            .filter(|(shares, pct)| {
+                crate::engine::stock::check_sale(game, president, shares, Some(crate::ids::Percent(*pct))).is_ok()
+                    && !(c == corp && {
+                        let others = game
+                            .players
+                            .iter()
+                            .filter(|p| p.id != president)
+                            .map(|p| game.percent_held(p.id, corp))
+                            .max()
+                            .unwrap_or(0);
+                        game.percent_held(president, corp) - pct < others
+                    })
+            })
+            .map(|(_, pct)| game.bundle_price(c, pct))
+            .max()
+            .unwrap_or(Money::ZERO);
+        power += best;
+    }
+    if power >= cheapest {
+        return Err(RuleViolation::Bankruptcy(format!(
+            "{} can still raise {} for a train costing {}",
+            game.player(president).name,
+            power,
+            cheapest
+        )));
+    }
+    // Sell everything sellable, corporations in operating order, largest bundles first.
+    let mut corps: Vec<CorpId> = (0..game.corps.len()).map(|i| CorpId(i as u8)).collect();
+    corps.sort_by_key(|c| game.operating_key(*c));
+    for c in corps {
+        loop {
+            let mut bundles = game.sell_bundles(president, c);
+            bundles.sort_by_key(|(_, pct)| std::cmp::Reverse(*pct));
+            let pick = bundles.into_iter().find(|(shares, pct)| {
+                crate::engine::stock::check_sale(game, president, shares, Some(crate::ids::Percent(*pct))).is_ok()
+                    && !(c == corp && {
+                        let others = game
+                            .players
+                            .iter()
+                            .filter(|p| p.id != president)
+                            .map(|p| game.percent_held(p.id, corp))
+                            .max()
+                            .unwrap_or(0);
+                        game.percent_held(president, corp) - pct < others
+                    })
+            });
+            let Some((shares, pct)) = pick else { break };
+            crate::engine::stock::sell_to_pool(game, president, c, &shares, pct);
+        }
+    }
+    let cash = game.player(president).cash;
+    game.player_mut(president).cash = Money::ZERO;
+    game.bank += cash;
+    game.player_mut(president).bankrupt = true;
+    game.end_game(GameEndReason::Bankrupt);
+    let _ = Holder::Pool;
+    Ok(())
 }

@@ -1,22 +1,574 @@
-//! The stock round.
+//! The stock round (1836Jr30: sell/buy/sell, one purchase per turn; reference
+//! `BuySellParShares` + `Exchange`).
+//!
+//! A player keeps the turn while any action is left to him; a `pass` ends it, and counts as a
+//! real pass only if he did nothing this turn. The round ends when everyone has passed.
 
-use crate::action::Action;
-use crate::engine::{Game, RuleViolation};
-use crate::ids::PlayerId;
+use crate::action::{Action, Entity, MarketCell};
+use crate::engine::market::MarketMove;
+use crate::engine::shares::Holder;
+use crate::engine::state::CompanyOwner;
+use crate::engine::title::Ability;
+use crate::engine::{Game, Round, RuleViolation};
+use crate::ids::{CompanyId, CorpId, Money, Percent, PlayerId, ShareId};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TurnAction {
+    Buy(CorpId),
+    Par,
+    Sell,
+}
 
 #[derive(Debug, Clone, Default)]
-pub(crate) struct StockRound {}
+pub(crate) struct StockRound {
+    /// Index into the non-bankrupt players in seat order.
+    entity_index: usize,
+    passed: Vec<bool>,
+    /// Corporations each player sold this round (may not buy them back).
+    sold: Vec<(PlayerId, CorpId)>,
+    current: Vec<TurnAction>,
+    bought_from_ipo: bool,
+}
 
 impl StockRound {
     pub(crate) fn new(_game: &Game) -> StockRound {
-        StockRound {}
+        StockRound::default()
     }
 
-    pub(crate) fn acting(&self, _game: &Game) -> Option<PlayerId> {
-        None
+    pub(crate) fn acting(&self, game: &Game) -> Option<PlayerId> {
+        entities(game).get(self.entity_index).copied()
+    }
+
+    fn bought(&self) -> bool {
+        self.current.iter().any(|a| matches!(a, TurnAction::Buy(_) | TurnAction::Par))
     }
 }
 
-pub(crate) fn process(_game: &mut Game, _action: &Action) -> Result<(), RuleViolation> {
-    Err(RuleViolation::GameOver)
+fn entities(game: &Game) -> Vec<PlayerId> {
+    game.seats.iter().copied().filter(|p| !game.player(*p).bankrupt).collect()
+}
+
+fn sr(game: &Game) -> &StockRound {
+    match &game.round {
+        Round::Stock(s) => s,
+        _ => unreachable!("stock processing outside a stock round"),
+    }
+}
+
+fn sr_mut(game: &mut Game) -> &mut StockRound {
+    match &mut game.round {
+        Round::Stock(s) => s,
+        _ => unreachable!("stock processing outside a stock round"),
+    }
+}
+
+impl Game {
+    pub(crate) fn start_stock_round(&mut self) {
+        let count = entities(self).len();
+        self.round = Round::Stock(StockRound { passed: vec![false; count], ..StockRound::default() });
+        self.start_turn();
+    }
+
+    /// Starts the current entity's turn, auto-passing players with nothing to do.
+    fn start_turn(&mut self) {
+        loop {
+            let s = sr_mut(self);
+            s.current.clear();
+            s.bought_from_ipo = false;
+            let Some(player) = sr(self).acting(self) else { return };
+            if self.has_stock_action(player) {
+                return;
+            }
+            let i = sr(self).entity_index;
+            sr_mut(self).passed[i] = true;
+            if self.advance_stock_turn() {
+                return;
+            }
+        }
+    }
+
+    /// Ends the current turn: a real pass if nothing was done, then the next player.
+    fn end_stock_turn(&mut self) {
+        let s = sr_mut(self);
+        let i = s.entity_index;
+        s.passed[i] = s.current.is_empty();
+        if !self.advance_stock_turn() {
+            self.start_turn();
+        }
+    }
+
+    /// Moves to the next player; returns true if the round ended.
+    fn advance_stock_turn(&mut self) -> bool {
+        let n = entities(self).len();
+        let s = sr_mut(self);
+        s.entity_index = (s.entity_index + 1) % n.max(1);
+        if sr(self).passed.iter().all(|p| *p) {
+            self.finish_stock_round();
+            return true;
+        }
+        false
+    }
+
+    fn finish_stock_round(&mut self) {
+        let mut sold_out: Vec<CorpId> = (0..self.corps.len())
+            .map(|i| CorpId(i as u8))
+            .filter(|c| self.corp(*c).floated && self.corp(*c).share_price.is_some())
+            .filter(|c| self.players.iter().map(|p| self.percent_held(p.id, *c) as u32).sum::<u32>() == 100)
+            .collect();
+        sold_out.sort_by_key(|c| self.operating_key(*c));
+        for corp in sold_out {
+            // A sold-out corporation on the top row does not move.
+            if self.corp(corp).share_price.is_some_and(|p| p.row > 0) {
+                self.move_price(corp, MarketMove::Up);
+            }
+        }
+        let index = sr(self).entity_index;
+        let active = entities(self);
+        if let Some(&first) = active.get(index) {
+            let pos = self.seats.iter().position(|p| *p == first).unwrap_or(0);
+            self.seats.rotate_left(pos);
+        }
+        self.priority_deal = self.seats.first().copied();
+        self.operating_rounds = self.title.phases[self.phase].operating_rounds;
+        self.start_operating_round(1);
+    }
+
+    fn sold_this_round(&self, player: PlayerId, corp: CorpId) -> bool {
+        sr(self).sold.contains(&(player, corp))
+    }
+
+    fn can_buy_multiple(&self, corp: CorpId, from_pool: bool) -> bool {
+        let s = sr(self);
+        let only_market = !self.options.optional_rules.iter().any(|r| r == "multiple_brown_from_ipo");
+        if only_market && (!from_pool || s.bought_from_ipo) {
+            return false;
+        }
+        let multiple = self
+            .corp(corp)
+            .share_price
+            .and_then(|p| self.title.cell(p.row, p.column))
+            .is_some_and(|c| c.multiple_buy);
+        multiple
+            && !s.current.contains(&TurnAction::Par)
+            && !s.current.iter().any(|a| matches!(a, TurnAction::Buy(c) if *c != corp))
+    }
+
+    fn counts_for_limit(&self, corp: CorpId) -> bool {
+        self.corp(corp)
+            .share_price
+            .and_then(|p| self.title.cell(p.row, p.column))
+            .is_none_or(|c| !c.cert_exempt)
+    }
+
+    /// Whether a player may gain a bundle of `percent` (holding and certificate limits).
+    fn can_gain(&self, player: PlayerId, corp: CorpId, percent: u8, exchange: bool) -> bool {
+        self.can_hold(player, corp, percent)
+            && (!self.counts_for_limit(corp) || exchange || self.num_certs(player) < self.cert_limit())
+    }
+
+    fn can_buy_from(&self, player: PlayerId, corp: CorpId, from: Holder) -> bool {
+        let list = self.holder_list(from);
+        let Some(share) = list.iter().copied().filter(|s| s.corp == corp && s.index != 0).min_by_key(|s| s.index) else {
+            return false;
+        };
+        let s = sr(self);
+        if self.sold_this_round(player, corp) || (s.bought() && !self.can_buy_multiple(corp, from == Holder::Pool)) {
+            return false;
+        }
+        let pct = self.share_percent(share);
+        let price = match from {
+            Holder::Ipo(_) => self.ipo_price(corp, pct),
+            _ => self.bundle_price(corp, pct),
+        };
+        self.player(player).cash >= price && self.can_gain(player, corp, pct, false)
+    }
+
+    fn ipo_price(&self, corp: CorpId, percent: u8) -> Money {
+        let par = self.corp(corp).par_price.unwrap_or(Money::ZERO);
+        Money(par.0 * percent as i64 / self.normal_share_percent() as i64)
+    }
+
+    fn can_par_any(&self, player: PlayerId) -> bool {
+        if sr(self).bought() {
+            return false;
+        }
+        let cheapest_par = self
+            .title
+            .market
+            .iter()
+            .flatten()
+            .flatten()
+            .filter(|c| c.par)
+            .map(|c| c.price)
+            .min()
+            .unwrap_or(Money::ZERO);
+        (0..self.corps.len()).map(|i| CorpId(i as u8)).any(|c| {
+            !self.corp(c).ipoed
+                && !self.corp(c).closed
+                && !self.sold_this_round(player, c)
+                && self.can_gain(player, c, self.share_percent(ShareId { corp: c, index: 0 }), false)
+                && self.player(player).cash.0 >= cheapest_par.0 * 2
+        })
+    }
+
+    fn can_sell_bundle(&self, player: PlayerId, corp: CorpId, shares: &[ShareId], percent: u8) -> Result<(), String> {
+        let sym = &self.title.corp(corp).sym;
+        if self.turn <= 1 && matches!(self.round, Round::Stock(_)) {
+            return Err("no shares may be sold in the first stock round".into());
+        }
+        if !self.corp(corp).ipoed {
+            return Err(format!("{sym} has not been started; its shares cannot be sold yet"));
+        }
+        if !self.pool_fits(corp, percent) {
+            return Err(format!(
+                "the market may hold at most 50% of {sym}; it holds {}%",
+                self.pool_percent(corp)
+            ));
+        }
+        if shares.iter().any(|s| s.index == 0) {
+            let president_percent = self.share_percent(ShareId { corp, index: 0 });
+            let other_max = self
+                .players
+                .iter()
+                .filter(|p| p.id != player)
+                .map(|p| self.percent_held(p.id, corp))
+                .max()
+                .unwrap_or(0);
+            if other_max < president_percent {
+                return Err(format!(
+                    "the president's certificate of {sym} can only be sold if another player holds at least {president_percent}%"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every bundle a player could sell of a corporation, as the reference builds them:
+    /// normal certificates first, the president's last, plus the partial president bundle.
+    pub(crate) fn sell_bundles(&self, player: PlayerId, corp: CorpId) -> Vec<(Vec<ShareId>, u8)> {
+        let mut shares: Vec<ShareId> = self.player(player).shares.iter().copied().filter(|s| s.corp == corp).collect();
+        shares.sort_by_key(|s| (s.index == 0, self.share_percent(*s)));
+        let mut out = Vec::new();
+        let mut pct = 0;
+        for i in 0..shares.len() {
+            pct += self.share_percent(shares[i]);
+            out.push((shares[..=i].to_vec(), pct));
+        }
+        if shares.last().is_some_and(|s| s.index == 0) {
+            let normal = self.normal_share_percent();
+            let extra = self.share_percent(ShareId { corp, index: 0 }) - normal;
+            for n in 1..=(extra / normal) {
+                out.push((shares.clone(), pct - normal * n));
+            }
+        }
+        out
+    }
+
+    fn can_sell_any(&self, player: PlayerId) -> bool {
+        (0..self.corps.len()).map(|i| CorpId(i as u8)).any(|c| {
+            self.sell_bundles(player, c)
+                .iter()
+                .any(|(shares, pct)| self.can_sell_bundle(player, c, shares, *pct).is_ok())
+        })
+    }
+
+    fn must_sell(&self, player: PlayerId) -> bool {
+        if !self.can_sell_any(player) {
+            return false;
+        }
+        if self.num_certs(player) > self.cert_limit() {
+            return true;
+        }
+        (0..self.corps.len()).map(|i| CorpId(i as u8)).any(|c| {
+            !self.can_hold(player, c, 0)
+                && self
+                    .sell_bundles(player, c)
+                    .iter()
+                    .any(|(shares, pct)| self.can_sell_bundle(player, c, shares, *pct).is_ok())
+        })
+    }
+
+    fn can_buy_any(&self, player: PlayerId) -> bool {
+        (0..self.corps.len()).map(|i| CorpId(i as u8)).any(|c| {
+            self.can_buy_from(player, c, Holder::Pool) || (self.corp(c).ipoed && self.can_buy_from(player, c, Holder::Ipo(c)))
+        })
+    }
+
+    fn has_stock_action(&self, player: PlayerId) -> bool {
+        self.must_sell(player) || self.can_buy_any(player) || self.can_par_any(player) || self.can_sell_any(player)
+    }
+}
+
+pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolation> {
+    if let Entity::Company(company) = action.entity() {
+        return match action {
+            Action::BuyShares { shares, .. } => exchange(game, company, shares),
+            _ => Err(RuleViolation::Company(format!(
+                "{} cannot {} in a stock round",
+                game.title.company(company).sym,
+                action.type_name()
+            ))),
+        };
+    }
+    let acting = sr(game).acting(game);
+    let actor = action.entity();
+    let Some(player) = acting.filter(|p| actor == Entity::Player(*p)) else {
+        return Err(RuleViolation::NotYourTurn {
+            actor: game.entity_name(actor),
+            expected: acting.map(|p| game.player(p).name.clone()).unwrap_or_else(|| "nobody".into()),
+        });
+    };
+    let must_sell = game.must_sell(player);
+    if must_sell && !matches!(action, Action::SellShares { .. }) {
+        return Err(RuleViolation::Shares(format!(
+            "{} is over a holding or certificate limit and must sell first",
+            game.player(player).name
+        )));
+    }
+    match action {
+        Action::Par { corp, cell, .. } => par(game, player, *corp, cell)?,
+        Action::BuyShares { shares, percent, .. } => buy(game, player, shares, *percent)?,
+        Action::SellShares { shares, percent, .. } => sell(game, player, shares, *percent)?,
+        Action::Pass { .. } => {
+            game.end_stock_turn();
+            return Ok(());
+        }
+        _ => {
+            return Err(RuleViolation::WrongStep {
+                action: action.type_name(),
+                step: "stock round",
+                allowed: "buy_shares, sell_shares, par, pass".into(),
+            })
+        }
+    }
+    if !game.has_stock_action(player) {
+        game.end_stock_turn();
+    }
+    Ok(())
+}
+
+fn par(game: &mut Game, player: PlayerId, corp: CorpId, cell: &MarketCell) -> Result<(), RuleViolation> {
+    let sym = game.title.corp(corp).sym.clone();
+    if sr(game).bought() {
+        return Err(RuleViolation::Shares(format!("{} already bought this turn", game.player(player).name)));
+    }
+    if game.corp(corp).ipoed || game.corp(corp).closed {
+        return Err(RuleViolation::Shares(format!("{sym} has already been started")));
+    }
+    if game.sold_this_round(player, corp) {
+        return Err(RuleViolation::Shares(format!("{sym} was sold by this player in this round")));
+    }
+    game.check_par_cell(cell)?;
+    let cost = Money(cell.price.0 * 2);
+    if game.player(player).cash < cost {
+        return Err(RuleViolation::InsufficientCash {
+            who: game.player(player).name.clone(),
+            available: game.player(player).cash,
+            needed: cost,
+        });
+    }
+    let pct = game.share_percent(ShareId { corp, index: 0 });
+    if !game.can_gain(player, corp, pct, false) {
+        return Err(RuleViolation::Shares(format!(
+            "{} is at the certificate limit of {}",
+            game.player(player).name,
+            game.cert_limit()
+        )));
+    }
+    game.set_par(corp, cell);
+    game.player_mut(player).cash -= cost;
+    game.bank += cost;
+    game.transfer_shares(corp, &[ShareId { corp, index: 0 }], Holder::Ipo(corp), Holder::Player(player), pct);
+    game.check_float(corp);
+    sr_mut(game).current.push(TurnAction::Par);
+    Ok(())
+}
+
+fn buy(game: &mut Game, player: PlayerId, shares: &[ShareId], percent: Option<Percent>) -> Result<(), RuleViolation> {
+    let Some(first) = shares.first() else {
+        return Err(RuleViolation::Shares("a purchase must name at least one certificate".into()));
+    };
+    let corp = first.corp;
+    let sym = game.title.corp(corp).sym.clone();
+    if shares.iter().any(|s| s.corp != corp) {
+        return Err(RuleViolation::Shares("all certificates of one purchase must be of one corporation".into()));
+    }
+    let from = game.holder_of(*first);
+    let from = match from {
+        Some(h @ (Holder::Ipo(_) | Holder::Pool)) => h,
+        _ => {
+            return Err(RuleViolation::Shares(format!(
+                "{sym}_{} is not in the IPO or the market",
+                first.index
+            )))
+        }
+    };
+    if shares.iter().any(|s| game.holder_of(*s) != Some(from)) {
+        return Err(RuleViolation::Shares("all certificates of one purchase must come from one place".into()));
+    }
+    if shares.iter().any(|s| s.index == 0) {
+        return Err(RuleViolation::Shares(format!(
+            "the president's certificate of {sym} is bought by starting the corporation (par)"
+        )));
+    }
+    if matches!(from, Holder::Ipo(_)) && !game.corp(corp).ipoed {
+        return Err(RuleViolation::Shares(format!("{sym} has not been started")));
+    }
+    let pct: u8 = shares.iter().map(|s| game.share_percent(*s)).sum();
+    if let Some(p) = percent {
+        if p.0 != pct {
+            return Err(RuleViolation::ValueMismatch {
+                what: "percent bought",
+                recorded: p.to_string(),
+                expected: Percent(pct).to_string(),
+            });
+        }
+    }
+    if game.sold_this_round(player, corp) {
+        return Err(RuleViolation::Shares(format!(
+            "{} sold {sym} this round and cannot buy it back",
+            game.player(player).name
+        )));
+    }
+    let from_pool = from == Holder::Pool;
+    let multiple_ok = game.can_buy_multiple(corp, from_pool);
+    if (sr(game).bought() || shares.len() > 1) && !multiple_ok {
+        return Err(RuleViolation::Shares(format!(
+            "only one certificate may be bought per turn here ({sym} is not in a brown cell{})",
+            if from_pool { "" } else { ", or it is bought from the IPO" }
+        )));
+    }
+    let price = match from {
+        Holder::Ipo(_) => game.ipo_price(corp, pct),
+        _ => game.bundle_price(corp, pct),
+    };
+    if game.player(player).cash < price {
+        return Err(RuleViolation::InsufficientCash {
+            who: game.player(player).name.clone(),
+            available: game.player(player).cash,
+            needed: price,
+        });
+    }
+    if !game.can_hold(player, corp, pct) {
+        return Err(RuleViolation::Shares(format!(
+            "{} would hold more than {}% of {sym}",
+            game.player(player).name,
+            game.title.max_ownership_percent.0
+        )));
+    }
+    if !game.can_gain(player, corp, pct, false) {
+        return Err(RuleViolation::Shares(format!(
+            "{} is at the certificate limit of {}",
+            game.player(player).name,
+            game.cert_limit()
+        )));
+    }
+    game.player_mut(player).cash -= price;
+    game.bank += price;
+    game.transfer_shares(corp, shares, from, Holder::Player(player), pct);
+    game.check_float(corp);
+    let s = sr_mut(game);
+    s.current.push(TurnAction::Buy(corp));
+    if !from_pool {
+        s.bought_from_ipo = true;
+    }
+    Ok(())
+}
+
+/// Sells a bundle to the pool: paid at the current price, then the price drops a row per share.
+pub(crate) fn sell_to_pool(game: &mut Game, player: PlayerId, corp: CorpId, shares: &[ShareId], pct: u8) {
+    let price = game.bundle_price(corp, pct);
+    game.bank_pays(price);
+    game.player_mut(player).cash += price;
+    game.transfer_shares(corp, shares, Holder::Player(player), Holder::Pool, pct);
+    for _ in 0..(pct / game.normal_share_percent()) {
+        game.move_price(corp, MarketMove::Down);
+    }
+}
+
+/// Validates a sale's certificates and bundle size; returns the corporation and percent sold.
+pub(crate) fn check_sale(
+    game: &Game,
+    player: PlayerId,
+    shares: &[ShareId],
+    percent: Option<Percent>,
+) -> Result<(CorpId, u8), RuleViolation> {
+    let Some(first) = shares.first() else {
+        return Err(RuleViolation::Shares("a sale must name at least one certificate".into()));
+    };
+    let corp = first.corp;
+    let sym = game.title.corp(corp).sym.clone();
+    if shares.iter().any(|s| s.corp != corp) {
+        return Err(RuleViolation::Shares("all certificates of one sale must be of one corporation".into()));
+    }
+    if let Some(s) = shares.iter().find(|s| game.holder_of(**s) != Some(Holder::Player(player))) {
+        return Err(RuleViolation::Shares(format!(
+            "{} does not hold {sym}_{}",
+            game.player(player).name,
+            s.index
+        )));
+    }
+    let listed: u8 = shares.iter().map(|s| game.share_percent(*s)).sum();
+    let pct = percent.map(|p| p.0).unwrap_or(listed);
+    let legal = game
+        .sell_bundles(player, corp)
+        .iter()
+        .any(|(b, p)| *p == pct && b.len() == shares.len() && shares.iter().all(|s| b.contains(s)));
+    let normal = game.normal_share_percent();
+    let partial_ok = shares.iter().any(|s| s.index == 0) && pct < listed && listed - pct < normal * 2 && pct % normal == 0;
+    if !(legal || pct == listed || partial_ok) {
+        return Err(RuleViolation::Shares(format!(
+            "a sale of {pct}% cannot be made from certificates worth {listed}%"
+        )));
+    }
+    game.can_sell_bundle(player, corp, shares, pct).map_err(RuleViolation::Shares)?;
+    Ok((corp, pct))
+}
+
+fn sell(game: &mut Game, player: PlayerId, shares: &[ShareId], percent: Option<Percent>) -> Result<(), RuleViolation> {
+    let (corp, pct) = check_sale(game, player, shares, percent)?;
+    sr_mut(game).sold.push((player, corp));
+    sell_to_pool(game, player, corp, shares, pct);
+    sr_mut(game).current.push(TurnAction::Sell);
+    Ok(())
+}
+
+/// A private's exchange for a share (GCB → B), allowed at any time in stock and operating rounds.
+pub(crate) fn exchange(game: &mut Game, company: CompanyId, shares: &[ShareId]) -> Result<(), RuleViolation> {
+    let def = game.title.company(company);
+    let Some(target) = def.abilities.iter().find_map(|a| match a {
+        Ability::Exchange { corporation } => game.title.corp_by_sym(corporation),
+        _ => None,
+    }) else {
+        return Err(RuleViolation::Company(format!("{} has no exchange ability", def.sym)));
+    };
+    let CompanyOwner::Player(owner) = game.company(company).owner else {
+        return Err(RuleViolation::Company(format!("{} must be owned by a player to be exchanged", def.sym)));
+    };
+    if game.company(company).closed {
+        return Err(RuleViolation::Company(format!("{} is closed", def.sym)));
+    }
+    let [share] = shares else {
+        return Err(RuleViolation::Company(format!("{} is exchanged for exactly one certificate", def.sym)));
+    };
+    let sym = game.title.corp(target).sym.clone();
+    if share.corp != target || share.index == 0 {
+        return Err(RuleViolation::Company(format!("{} can only be exchanged for a normal {sym} share", def.sym)));
+    }
+    let from = match game.holder_of(*share) {
+        Some(h @ (Holder::Ipo(_) | Holder::Pool)) => h,
+        _ => return Err(RuleViolation::Company(format!("{sym}_{} is not in the IPO or the market", share.index))),
+    };
+    let pct = game.share_percent(*share);
+    if !game.can_hold(owner, target, pct) {
+        return Err(RuleViolation::Shares(format!(
+            "{} would hold more than {}% of {sym}",
+            game.player(owner).name,
+            game.title.max_ownership_percent.0
+        )));
+    }
+    game.transfer_shares(target, &[*share], from, Holder::Player(owner), pct);
+    game.check_float(target);
+    game.close_company(company);
+    Ok(())
 }
