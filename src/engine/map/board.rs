@@ -1,0 +1,587 @@
+//! Mutable per-game map state: tiles on hexes, the tile supply, token slots and reservations.
+//! Cloned before every action, so it is a few flat vectors indexed by hex index.
+
+use super::data::{Colour, HexIdx, MapData, NodeKind, TileDef};
+use super::graph::Reach;
+use super::tile::{rotation_keeps_old, upgrade_fault, UpgradeFault};
+use crate::ids::{CityRef, CorpId, HexId, Money, Rotation, TileId};
+
+/// Most cities on one tile (18Ireland Dublin has three).
+pub const MAX_CITIES: usize = 3;
+/// Most slots in one city (18Ireland gray Dublin has four).
+pub const MAX_SLOTS: usize = 4;
+/// Most station tokens of one corporation.
+pub const MAX_TOKENS: usize = 8;
+
+type Slots = [Option<CorpId>; MAX_SLOTS];
+
+/// State of one hex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct HexState {
+    pub(crate) tile: TileId,
+    pub(crate) rotation: u8,
+    /// Tokens per city (index into the current tile's cities) and slot.
+    pub(crate) tokens: [Slots; MAX_CITIES],
+    /// Slot reservations (home cities), same shape.
+    pub(crate) reserved: [Slots; MAX_CITIES],
+    /// Tile-level reservations (bit per corporation), e.g. NBDS on the OO hex E11.
+    pub(crate) tile_reserved: u32,
+}
+
+/// Where a corporation's token stands: hex and city index on the current tile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Station {
+    /// The hex.
+    pub hex: HexIdx,
+    /// City index among the current tile's cities.
+    pub city: u8,
+}
+
+/// A request to lay or upgrade a tile, with everything the checks need.
+#[derive(Debug, Clone)]
+pub struct LayRequest<'a> {
+    /// The corporation laying (owner of the private for special lays).
+    pub corp: CorpId,
+    /// Where.
+    pub hex: HexId,
+    /// Which physical tile.
+    pub tile: TileId,
+    /// Absolute rotation.
+    pub rotation: Rotation,
+    /// Tile colours of the current phase.
+    pub phase_colours: &'a [Colour],
+    /// Hexes blocked by privates for this corporation.
+    pub blocked_hexes: &'a [HexId],
+    /// Check connection to the corporation's network (false for special lays such as E-SF on
+    /// B8 or CdH on J8, which only need exits towards existing neighbours).
+    pub check_connectivity: bool,
+}
+
+/// A legal lay: what it costs and whether it was an upgrade.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LayOutcome {
+    /// Terrain/upgrade cost of the covered tile.
+    pub cost: Money,
+    /// The covered tile was not white.
+    pub upgrade: bool,
+}
+
+/// Why a tile lay is illegal.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TrackError {
+    /// The hex is not on the map.
+    #[error("{0} is not a hex of the map")]
+    NoSuchHex(HexId),
+    /// The tile id is not one of the title's tiles (or a preprinted one).
+    #[error("tile is not a tile of the title")]
+    UnknownTile(TileId),
+    /// The tile is on the map or preprinted.
+    #[error("tile {tile} is not in the supply")]
+    TileNotInSupply {
+        /// Display name of the tile.
+        tile: String,
+    },
+    /// The phase does not allow this colour yet.
+    #[error("{colour} tiles are not available in this phase")]
+    ColourNotYetAvailable {
+        /// The tile's colour name.
+        colour: &'static str,
+    },
+    /// Upgrade rules forbid the replacement.
+    #[error("{from} cannot be upgraded to {to} ({fault:?})")]
+    NotAnUpgrade {
+        /// Tile on the hex.
+        from: String,
+        /// Tile laid.
+        to: String,
+        /// What is wrong.
+        fault: UpgradeFault,
+    },
+    /// The rotation is not legal here.
+    #[error("{tile} cannot be laid on {hex} with rotation {rotation}")]
+    IllegalRotation {
+        /// Tile laid.
+        tile: String,
+        /// Where.
+        hex: HexId,
+        /// The rotation asked for.
+        rotation: u8,
+        /// The legal rotations (for help text).
+        legal: Vec<u8>,
+    },
+    /// No exit of the tile touches the corporation's network.
+    #[error("{hex} is not connected to the corporation's network")]
+    NotConnected {
+        /// Where.
+        hex: HexId,
+    },
+    /// A private blocks the hex.
+    #[error("{0} is blocked by a private company")]
+    HexBlocked(HexId),
+}
+
+/// Why a token cannot be placed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TokenError {
+    /// The hex is not on the map.
+    #[error("{0} is not a hex of the map")]
+    NoSuchHex(HexId),
+    /// The named tile is not on any hex / the city part does not exist.
+    #[error("no such city on the map")]
+    NoSuchCity,
+    /// The corporation already has a token on this hex.
+    #[error("already has a token on {0}")]
+    AlreadyOnHex(HexId),
+    /// No free slot the corporation may use.
+    #[error("no token slot available on {0}")]
+    NoSlot(HexId),
+    /// The remaining slots are reserved for another corporation.
+    #[error("the remaining token slots on {0} are reserved")]
+    Reserved(HexId),
+    /// The city is not reachable from the corporation's stations.
+    #[error("{0} is not reachable from the corporation's stations")]
+    NotReachable(HexId),
+    /// All the corporation's token slots in the board's list are used.
+    #[error("no token left")]
+    NoTokenLeft,
+}
+
+/// Mutable map state of one game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Board {
+    pub(crate) hexes: Vec<HexState>,
+    /// Copies in the supply, bit per copy, per tile definition.
+    supply: Vec<u64>,
+    /// Per corporation, its stations by token number (None = unused or lifted).
+    stations: Vec<[Option<Station>; MAX_TOKENS]>,
+}
+
+impl Board {
+    /// The initial board: preprinted tiles, full supply, home reservations
+    /// `(corp, hex, city index or None for a tile-level reservation on multi-city hexes)`.
+    /// Reservations naming unknown hexes or cities are ignored.
+    pub fn new(map: &MapData, reservations: &[(CorpId, HexId, Option<u8>)]) -> Board {
+        let mut hexes: Vec<HexState> = map
+            .hexes
+            .iter()
+            .map(|h| HexState {
+                tile: h.tile,
+                rotation: 0,
+                tokens: [[None; MAX_SLOTS]; MAX_CITIES],
+                reserved: [[None; MAX_SLOTS]; MAX_CITIES],
+                tile_reserved: 0,
+            })
+            .collect();
+        let supply = map
+            .tiles
+            .iter()
+            .map(|t| match t.count {
+                _ if t.preprinted => 0,
+                n if n >= 64 => u64::MAX,
+                n => (1u64 << n) - 1,
+            })
+            .collect();
+        let max_corp = reservations.iter().map(|r| usize::from(r.0 .0) + 1).max().unwrap_or(0);
+        for &(corp, hex, city) in reservations {
+            let Some(i) = map.hex_index(hex) else { continue };
+            let st = &mut hexes[i.get()];
+            let cities = map.tile_def(st.tile.def).cities.len();
+            // Reference `add_reservation!`: a single-city tile reserves a slot of city 0.
+            let city = if cities == 1 { Some(0) } else { city };
+            match city {
+                Some(c) if usize::from(c) < cities.min(MAX_CITIES) => {
+                    let slots = usize::from(map.tile_def(st.tile.def).nodes[usize::from(map.tile_def(st.tile.def).cities[usize::from(c)])].slots);
+                    let c = usize::from(c);
+                    if let Some(s) = (0..slots.min(MAX_SLOTS)).find(|&s| st.tokens[c][s].is_none() && st.reserved[c][s].is_none()) {
+                        st.reserved[c][s] = Some(corp);
+                    }
+                }
+                _ => st.tile_reserved |= 1 << (corp.0 % 32),
+            }
+        }
+        Board { hexes, supply, stations: vec![[None; MAX_TOKENS]; max_corp.max(32)] }
+    }
+
+    /// The tile and rotation on a hex.
+    pub fn tile_at(&self, hex: HexIdx) -> (TileId, Rotation) {
+        let h = &self.hexes[hex.get()];
+        (h.tile, Rotation::new(h.rotation).unwrap_or_default())
+    }
+
+    /// Whether a tile copy is in the supply.
+    pub fn in_supply(&self, tile: TileId) -> bool {
+        self.supply
+            .get(usize::from(tile.def.0))
+            .is_some_and(|m| tile.copy < 64 && m & (1 << tile.copy) != 0)
+    }
+
+    /// Number of copies of a definition in the supply.
+    pub fn supply_count(&self, def: crate::ids::TileDefId) -> u32 {
+        self.supply.get(usize::from(def.0)).map_or(0, |m| m.count_ones())
+    }
+
+    /// The hex a tile currently lies on, if any.
+    pub fn hex_of_tile(&self, tile: TileId) -> Option<HexIdx> {
+        self.hexes.iter().position(|h| h.tile == tile).map(|i| HexIdx(i as u16))
+    }
+
+    /// Check a lay with every live check of the reference engine.
+    pub fn check_lay(&self, map: &MapData, req: &LayRequest<'_>) -> Result<LayOutcome, TrackError> {
+        let hex = map.hex_index(req.hex).ok_or(TrackError::NoSuchHex(req.hex))?;
+        if usize::from(req.tile.def.0) >= map.tiles.len() {
+            return Err(TrackError::UnknownTile(req.tile));
+        }
+        let new = map.tile_def(req.tile.def);
+        let st = &self.hexes[hex.get()];
+        let old = map.tile_def(st.tile.def);
+        if req.blocked_hexes.contains(&req.hex) {
+            return Err(TrackError::HexBlocked(req.hex));
+        }
+        if !self.in_supply(req.tile) {
+            return Err(TrackError::TileNotInSupply { tile: map.tile_name(req.tile) });
+        }
+        if !req.phase_colours.contains(&new.colour) {
+            return Err(TrackError::ColourNotYetAvailable { colour: new.colour.name() });
+        }
+        let rot = req.rotation.get();
+        if let Some(fault) = upgrade_fault(old, st.rotation, new, rot) {
+            return Err(TrackError::NotAnUpgrade {
+                from: map.tile_name(st.tile),
+                to: map.tile_name(req.tile),
+                fault,
+            });
+        }
+        let reach = req.check_connectivity.then(|| Reach::compute(map, self, req.corp));
+        let legal = self.legal_rotations_with(map, hex, req.tile, reach.as_ref());
+        if legal & (1 << rot) == 0 {
+            // Distinguish "no rotation touches the network" from a bad rotation.
+            if let Some(r) = &reach {
+                let geometric = self.legal_rotations_with(map, hex, req.tile, None);
+                if geometric & (1 << rot) != 0 && r.edges[hex.get()] & new.exits(rot) == 0 {
+                    return Err(TrackError::NotConnected { hex: req.hex });
+                }
+            }
+            return Err(TrackError::IllegalRotation {
+                tile: map.tile_name(req.tile),
+                hex: req.hex,
+                rotation: rot,
+                legal: (0..6).filter(|r| legal & (1 << r) != 0).collect(),
+            });
+        }
+        Ok(LayOutcome { cost: Money(old.upgrade_cost), upgrade: old.colour != Colour::White })
+    }
+
+    /// Rotations (bit per rotation) at which `tile` may replace the tile on `hex`, with the
+    /// corporation's network when `corp` is given, else only towards existing neighbours.
+    pub fn legal_rotations(&self, map: &MapData, hex: HexIdx, tile: TileId, corp: Option<CorpId>) -> u8 {
+        let reach = corp.map(|c| Reach::compute(map, self, c));
+        self.legal_rotations_with(map, hex, tile, reach.as_ref())
+    }
+
+    fn legal_rotations_with(&self, map: &MapData, hex: HexIdx, tile: TileId, reach: Option<&Reach>) -> u8 {
+        let st = &self.hexes[hex.get()];
+        let old = map.tile_def(st.tile.def);
+        let new = map.tile_def(tile.def);
+        let hd = map.hex_def(hex);
+        let linked = (0..6u8).filter(|&e| hd.neighbours[usize::from(e)].is_some()).fold(0u8, |m, e| m | 1 << e);
+        let reachable = reach.map_or(linked, |r| r.edges[hex.get()]);
+        let mut out = 0u8;
+        for r in 0..6u8 {
+            let exits = new.exits(r);
+            if exits & !linked != 0 || exits & reachable == 0 {
+                continue;
+            }
+            if upgrade_fault(old, st.rotation, new, r).is_some() {
+                continue;
+            }
+            if !rotation_keeps_old(old, st.rotation, new, r) {
+                continue;
+            }
+            out |= 1 << r;
+        }
+        out
+    }
+
+    /// Lay a tile without checks (the caller checked, or replays leniently). The covered tile
+    /// returns to the supply unless preprinted; tokens and reservations follow their cities.
+    /// Returns the corporations whose tokens were lifted and must be placed again (a multi-city
+    /// tile without track getting track), in slot order.
+    pub fn lay(&mut self, map: &MapData, hex: HexIdx, tile: TileId, rotation: Rotation) -> Vec<CorpId> {
+        let old_state = self.hexes[hex.get()];
+        let old = map.tile_def(old_state.tile.def);
+        let new = map.tile_def(tile.def);
+        let (or, nr) = (old_state.rotation, rotation.get());
+        // Supply bookkeeping.
+        if !old.preprinted {
+            if let Some(m) = self.supply.get_mut(usize::from(old_state.tile.def.0)) {
+                *m |= 1 << (old_state.tile.copy % 64);
+            }
+        }
+        if let Some(m) = self.supply.get_mut(usize::from(tile.def.0)) {
+            *m &= !(1 << (tile.copy % 64));
+        }
+        // Reference `Hex#city_map_for`: trackless cities map by index, others by exits.
+        let old_exits: Vec<u8> = old.cities.iter().map(|&n| old.node_exits(n, or)).collect();
+        let new_exits: Vec<u8> = new.cities.iter().map(|&n| new.node_exits(n, nr)).collect();
+        let mut map_to: [Option<usize>; MAX_CITIES] = [None; MAX_CITIES];
+        if old_exits.iter().all(|&e| e == 0) && old.cities.len() == new.cities.len() {
+            for (i, m) in map_to.iter_mut().enumerate().take(old.cities.len()) {
+                *m = Some(i);
+            }
+        } else {
+            for (i, &oe) in old_exits.iter().enumerate().take(MAX_CITIES) {
+                map_to[i] = new_exits.iter().position(|&ne| oe != 0 && oe & !ne == 0);
+            }
+        }
+        let mut used: Vec<usize> = map_to.iter().flatten().copied().collect();
+        for i in 0..old.cities.len().min(MAX_CITIES) {
+            if map_to[i].is_some() {
+                continue;
+            }
+            let mut target = (i < new.cities.len()).then_some(i);
+            if target.is_some_and(|t| used.contains(&t)) {
+                target = (0..new.cities.len()).find(|c| !used.contains(c));
+            }
+            map_to[i] = target;
+            if let Some(t) = target {
+                used.push(t);
+            }
+        }
+        let st = &mut self.hexes[hex.get()];
+        st.tile = tile;
+        st.rotation = nr;
+        st.tokens = [[None; MAX_SLOTS]; MAX_CITIES];
+        st.reserved = [[None; MAX_SLOTS]; MAX_CITIES];
+        for (i, target) in map_to.iter().enumerate().take(old.cities.len().min(MAX_CITIES)) {
+            if let Some(t) = *target {
+                if t < MAX_CITIES {
+                    st.reserved[t] = old_state.reserved[i];
+                }
+            }
+        }
+        let mut lifted = Vec::new();
+        let lift = old.paths.is_empty() && !new.paths.is_empty() && new.cities.len() > 1;
+        for (i, target) in map_to.iter().enumerate().take(old.cities.len().min(MAX_CITIES)) {
+            for corp in old_state.tokens[i].iter().flatten().copied() {
+                let placed = target.filter(|&t| t < MAX_CITIES && !lift).and_then(|t| {
+                    let slots = usize::from(new.nodes[usize::from(new.cities[t])].slots).min(MAX_SLOTS);
+                    let s = free_slot(&st.tokens[t], &st.reserved[t], slots, corp)?;
+                    st.tokens[t][s] = Some(corp);
+                    Some(t)
+                });
+                let station = self.stations.get_mut(usize::from(corp.0)).and_then(|list| {
+                    list.iter_mut().flatten().find(|s| s.hex == hex && usize::from(s.city) == i)
+                });
+                match (placed, station) {
+                    (Some(t), Some(s)) => s.city = t as u8,
+                    (None, _) => {
+                        lifted.push(corp);
+                        if let Some(list) = self.stations.get_mut(usize::from(corp.0)) {
+                            if let Some(slot) = list.iter_mut().find(|s| s.is_some_and(|s| s.hex == hex)) {
+                                *slot = None;
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        lifted
+    }
+
+    fn city_slots(&self, map: &MapData, hex: HexIdx, city: usize) -> Option<usize> {
+        let t = map.tile_def(self.hexes[hex.get()].tile.def);
+        let node = *t.cities.get(city)?;
+        Some(usize::from(t.nodes[usize::from(node)].slots).min(MAX_SLOTS))
+    }
+
+    /// Resolve a city id (`57-2-0`) to its hex and city index, if that tile lies on the map.
+    pub fn locate_city(&self, map: &MapData, city: CityRef) -> Option<Station> {
+        let hex = self.hex_of_tile(city.tile)?;
+        let c = map.tile_def(city.tile.def).city_by_part(city.part)?;
+        Some(Station { hex, city: c as u8 })
+    }
+
+    /// Check a token placement: the city exists, the corporation has no token on the hex, a slot
+    /// is free for it, no other corporation's tile-level reservation blocks it, and (when
+    /// `check_reach`) the city is reachable from the corporation's stations.
+    pub fn check_token(&self, map: &MapData, corp: CorpId, at: Station, check_reach: bool) -> Result<(), TokenError> {
+        let hexid = map.hexes.get(at.hex.get()).ok_or(TokenError::NoSuchCity)?.id;
+        self.tokenable(map, corp, at).map_err(|e| e.with_hex(hexid))?;
+        if check_reach {
+            let reach = Reach::compute(map, self, corp);
+            let t = map.tile_def(self.hexes[at.hex.get()].tile.def);
+            let node = t.cities[usize::from(at.city)];
+            if reach.nodes[at.hex.get()] & (1 << node) == 0 {
+                return Err(TokenError::NotReachable(hexid));
+            }
+        }
+        Ok(())
+    }
+
+    /// Reference `City#tokenable?` without price/token-count checks. Hex ids in errors are
+    /// filled in by the caller.
+    fn tokenable(&self, map: &MapData, corp: CorpId, at: Station) -> Result<usize, TokenErrorKind> {
+        let st = self.hexes.get(at.hex.get()).ok_or(TokenErrorKind::NoSuchCity)?;
+        let c = usize::from(at.city);
+        let slots = self.city_slots(map, at.hex, c).ok_or(TokenErrorKind::NoSuchCity)?;
+        if c >= MAX_CITIES {
+            return Err(TokenErrorKind::NoSuchCity);
+        }
+        let slot = free_slot(&st.tokens[c], &st.reserved[c], slots, corp).ok_or(TokenErrorKind::NoSlot)?;
+        if st.tokens.iter().flatten().any(|t| *t == Some(corp)) {
+            return Err(TokenErrorKind::AlreadyOnHex);
+        }
+        let reserved_here = st.reserved[c].contains(&Some(corp));
+        // TILE_RESERVATION_BLOCKS_OTHERS = :always (1836Jr30).
+        if !reserved_here && st.tile_reserved != 0 && st.tile_reserved & (1 << (corp.0 % 32)) == 0 {
+            return Err(TokenErrorKind::Reserved);
+        }
+        Ok(slot)
+    }
+
+    /// Place a token (no checks beyond finding the slot). Fills the corporation's lowest unused
+    /// token number; clears its reservations on the hex.
+    pub fn place_token(&mut self, map: &MapData, corp: CorpId, at: Station) -> Result<(), TokenError> {
+        let hexid = map.hexes.get(at.hex.get()).ok_or(TokenError::NoSuchCity)?.id;
+        let c = usize::from(at.city);
+        let slots = self.city_slots(map, at.hex, c).ok_or(TokenError::NoSuchCity)?;
+        if c >= MAX_CITIES {
+            return Err(TokenError::NoSuchCity);
+        }
+        let st = &mut self.hexes[at.hex.get()];
+        let slot = free_slot(&st.tokens[c], &st.reserved[c], slots, corp).ok_or(TokenError::NoSlot(hexid))?;
+        let ci = usize::from(corp.0);
+        if ci >= self.stations.len() {
+            self.stations.resize(ci + 1, [None; MAX_TOKENS]);
+        }
+        let entry = self.stations[ci].iter_mut().find(|s| s.is_none()).ok_or(TokenError::NoTokenLeft)?;
+        *entry = Some(at);
+        st.tokens[c][slot] = Some(corp);
+        for city in st.reserved.iter_mut() {
+            for r in city.iter_mut() {
+                if *r == Some(corp) {
+                    *r = None;
+                }
+            }
+        }
+        st.tile_reserved &= !(1 << (corp.0 % 32));
+        Ok(())
+    }
+
+    /// Place a corporation's free home token: into its reserved city; on a multi-city hex
+    /// with a tile-level reservation, city 0 (the caller asks the player when the tile has
+    /// track and several cities, see [`Board::home_needs_choice`]).
+    pub fn place_home_token(&mut self, map: &MapData, corp: CorpId, hex: HexId) -> Result<(), TokenError> {
+        let i = map.hex_index(hex).ok_or(TokenError::NoSuchHex(hex))?;
+        let st = &self.hexes[i.get()];
+        let city = st
+            .reserved
+            .iter()
+            .position(|c| c.contains(&Some(corp)))
+            .unwrap_or(0);
+        self.place_token(map, corp, Station { hex: i, city: city as u8 })
+    }
+
+    /// Whether placing the home token on `hex` needs the owner's choice (several cities and the
+    /// tile has track, and no city is reserved for this corporation).
+    pub fn home_needs_choice(&self, map: &MapData, corp: CorpId, hex: HexId) -> bool {
+        let Some(i) = map.hex_index(hex) else { return false };
+        let st = &self.hexes[i.get()];
+        let t = map.tile_def(st.tile.def);
+        t.cities.len() > 1 && !t.paths.is_empty() && !st.reserved.iter().any(|c| c.contains(&Some(corp)))
+    }
+
+    /// Station hexes of a corporation, by token number (the order of the reference's token
+    /// list).
+    pub fn token_hexes(&self, map: &MapData, corp: CorpId) -> Vec<HexId> {
+        self.stations
+            .get(usize::from(corp.0))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|s| map.hex_def(s.hex).id)
+            .collect()
+    }
+
+    /// The corporation's stations (hex, city), by token number.
+    pub fn stations(&self, corp: CorpId) -> impl Iterator<Item = Station> + '_ {
+        self.stations.get(usize::from(corp.0)).into_iter().flatten().flatten().copied()
+    }
+
+    /// Whether `corp` has a token in city `city` of `hex`.
+    pub fn city_tokened_by(&self, hex: HexIdx, city: usize, corp: CorpId) -> bool {
+        city < MAX_CITIES && self.hexes[hex.get()].tokens[city].contains(&Some(corp))
+    }
+
+    /// Token graph predicate of the Token step (D.1), map part: a city reachable from the
+    /// corporation's stations has a slot it may take.
+    pub fn has_reachable_token_city(&self, map: &MapData, corp: CorpId) -> bool {
+        let reach = Reach::compute(map, self, corp);
+        (0..self.hexes.len()).any(|h| {
+            let t = map.tile_def(self.hexes[h].tile.def);
+            t.cities.iter().enumerate().any(|(ci, &node)| {
+                reach.path_nodes[h] & (1 << node) != 0
+                    && self.tokenable(map, corp, Station { hex: HexIdx(h as u16), city: ci as u8 }).is_ok()
+            })
+        })
+    }
+
+    /// Route predicate (D.1): from one station, at least two mandatory revenue nodes are
+    /// connected. (The caller keeps it set once true, as the reference caches it.)
+    pub fn route_available(&self, map: &MapData, corp: CorpId) -> bool {
+        Reach::compute(map, self, corp).route_available
+    }
+
+    /// Node definition and tile of a node on a hex.
+    pub(crate) fn tile_def<'m>(&self, map: &'m MapData, hex: HexIdx) -> &'m TileDef {
+        map.tile_def(self.hexes[hex.get()].tile.def)
+    }
+
+    /// Whether a node blocks a corporation from passing through (reference `blocks?`):
+    /// offboards always; cities whose slots are all taken by other corporations.
+    pub(crate) fn node_blocks(&self, map: &MapData, hex: HexIdx, node: u8, corp: CorpId) -> bool {
+        let t = self.tile_def(map, hex);
+        let n = &t.nodes[usize::from(node)];
+        match n.kind {
+            NodeKind::Offboard => true,
+            NodeKind::Town => false,
+            NodeKind::City => {
+                let Some(ci) = t.cities.iter().position(|&c| c == node) else { return false };
+                if ci >= MAX_CITIES {
+                    return false;
+                }
+                let slots = usize::from(n.slots).min(MAX_SLOTS);
+                let toks = &self.hexes[hex.get()].tokens[ci][..slots];
+                !toks.contains(&Some(corp)) && toks.iter().all(Option::is_some)
+            }
+        }
+    }
+}
+
+/// Reference `City#get_slot`: the corporation's reserved slot, else the first slot with neither
+/// token nor reservation.
+fn free_slot(tokens: &Slots, reserved: &Slots, slots: usize, corp: CorpId) -> Option<usize> {
+    (0..slots)
+        .find(|&s| reserved[s] == Some(corp) && tokens[s].is_none())
+        .or_else(|| (0..slots).find(|&s| tokens[s].is_none() && reserved[s].is_none()))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TokenErrorKind {
+    NoSuchCity,
+    AlreadyOnHex,
+    NoSlot,
+    Reserved,
+}
+
+impl TokenErrorKind {
+    fn with_hex(self, hex: HexId) -> TokenError {
+        match self {
+            TokenErrorKind::NoSuchCity => TokenError::NoSuchCity,
+            TokenErrorKind::AlreadyOnHex => TokenError::AlreadyOnHex(hex),
+            TokenErrorKind::NoSlot => TokenError::NoSlot(hex),
+            TokenErrorKind::Reserved => TokenError::Reserved(hex),
+        }
+    }
+}

@@ -1,0 +1,559 @@
+//! Static map data of a title: tile definitions, hexes, geometry. Loaded once from the title's
+//! `map.json` (our own format, transcribed from the reference engine's map facts).
+//!
+//! The JSON format, per tile: `name`, `color`, `count` (manifest copies; 1 for per-hex
+//! preprinted tiles), `preprinted`, `parts` (number of `;` parts of the reference code, so part
+//! indices stay comparable with log ids), `nodes` (`part`, `kind` city/town/offboard, `revenue`
+//! as a number or a `{colour: value}` map, `slots`, `groups`, `route`), `paths` (`a`/`b` as `eN`
+//! for edge N or `nK` for the K-th node, optional `track` gauge and `terminal`), `label`,
+//! `upgrade_cost`, `terrain`. Per hex: `coord`, `tile` (preprinted tile name), `copy`,
+//! `location`, `borders` (`edge`, `kind`).
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+use crate::ids::{HexId, Money, TileDefId, TileId};
+
+/// Index of a hex in [`MapData::hexes`] (and in the board's per-hex state).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct HexIdx(pub u16);
+
+impl HexIdx {
+    /// The index as a `usize`, for slicing.
+    pub fn get(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+/// How hexes are drawn, which decides the neighbour of each edge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Layout {
+    /// Pointy-topped hexes, letter = row (1836Jr30).
+    Pointy,
+    /// Flat-topped hexes, letter = column (18Ireland).
+    Flat,
+}
+
+impl Layout {
+    /// `(letter delta, number delta)` of the neighbour across each edge 0–5.
+    pub fn edge_offsets(self) -> [(i16, i16); 6] {
+        match self {
+            Layout::Pointy => [(1, -1), (0, -2), (-1, -1), (-1, 1), (0, 2), (1, 1)],
+            Layout::Flat => [(0, 2), (-1, 1), (-1, -1), (0, -2), (1, -1), (1, 1)],
+        }
+    }
+}
+
+/// Tile colour. The declaration order is the reference engine's colour order, which drives the
+/// "one colour up" upgrade rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Colour {
+    /// Empty land.
+    White,
+    /// First tiles.
+    Yellow,
+    /// Second tiles.
+    Green,
+    /// Third tiles.
+    Brown,
+    /// Fourth tiles / preprinted gray hexes.
+    Gray,
+    /// Sea (impassable without track).
+    Blue,
+    /// Off-board areas (impassable without track).
+    Red,
+}
+
+impl Colour {
+    /// Position in the reference colour list (`white yellow green brown gray blue … red`).
+    fn reference_index(self) -> u8 {
+        match self {
+            Colour::White => 0,
+            Colour::Yellow => 1,
+            Colour::Green => 2,
+            Colour::Brown => 3,
+            Colour::Gray => 4,
+            Colour::Blue => 5,
+            Colour::Red => 12,
+        }
+    }
+
+    /// Whether `to` is exactly one colour above `self`.
+    pub fn upgrades_to(self, to: Colour) -> bool {
+        to.reference_index() == self.reference_index() + 1
+    }
+
+    /// Hexes of these colours only link to neighbours across edges with track.
+    pub fn is_impassable(self) -> bool {
+        matches!(self, Colour::Gray | Colour::Blue | Colour::Red)
+    }
+
+    /// Lower-case name, as in the data file and the reference engine.
+    pub fn name(self) -> &'static str {
+        match self {
+            Colour::White => "white",
+            Colour::Yellow => "yellow",
+            Colour::Green => "green",
+            Colour::Brown => "brown",
+            Colour::Gray => "gray",
+            Colour::Blue => "blue",
+            Colour::Red => "red",
+        }
+    }
+}
+
+/// A revenue value: fixed, or depending on the newest tile colour of the phase.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum Revenue {
+    /// The same in every phase.
+    Flat(i64),
+    /// Per phase colour (`yellow_40|brown_70`).
+    ByColour(BTreeMap<Colour, i64>),
+}
+
+impl Revenue {
+    /// The value in a phase whose tile colours are `phase_colours` (reference rule: scan the
+    /// phase's colours from last to first, take the first one present, else 0).
+    pub fn value(&self, phase_colours: &[Colour]) -> Money {
+        match self {
+            Revenue::Flat(v) => Money(*v),
+            Revenue::ByColour(map) => Money(
+                phase_colours.iter().rev().find_map(|c| map.get(c).copied()).unwrap_or(0),
+            ),
+        }
+    }
+
+    /// The largest value in any phase (the reference's `max_revenue`).
+    pub fn max(&self) -> Money {
+        match self {
+            Revenue::Flat(v) => Money(*v),
+            Revenue::ByColour(map) => Money(map.values().copied().max().unwrap_or(0)),
+        }
+    }
+}
+
+/// What kind of revenue location a node is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NodeKind {
+    /// A city with token slots.
+    City,
+    /// A town (no slots).
+    Town,
+    /// An off-board location; never passed through.
+    Offboard,
+}
+
+/// Whether a node counts for the "route available" test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RouteUse {
+    /// Counts (default).
+    #[default]
+    Mandatory,
+    /// Counts only together with a mandatory node.
+    Optional,
+    /// Never counts (1836Jr30 ports).
+    Never,
+}
+
+/// Track gauge of a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Gauge {
+    /// Standard track (default).
+    #[default]
+    Broad,
+    /// Narrow gauge (18Ireland).
+    Narrow,
+    /// Both.
+    Dual,
+}
+
+impl Gauge {
+    /// Whether a path of this gauge may continue onto / be replaced by one of `other`
+    /// (broad↔broad/dual, narrow↔narrow/dual, dual↔dual).
+    pub fn fits(self, other: Gauge) -> bool {
+        match self {
+            Gauge::Broad => matches!(other, Gauge::Broad | Gauge::Dual),
+            Gauge::Narrow => matches!(other, Gauge::Narrow | Gauge::Dual),
+            Gauge::Dual => other == Gauge::Dual,
+        }
+    }
+
+    /// Whether trains can pass between paths of these gauges (dual joins anything).
+    pub fn joins(self, other: Gauge) -> bool {
+        self == Gauge::Dual || other == Gauge::Dual || self == other
+    }
+}
+
+/// One revenue location of a tile definition.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct NodeDef {
+    /// Part index in the reference code string (city ids `57-2-0`, signatures `D6-1`).
+    pub part: u8,
+    /// City, town or offboard.
+    pub kind: NodeKind,
+    /// Revenue.
+    pub revenue: Revenue,
+    /// Token slots (cities only).
+    #[serde(default)]
+    pub slots: u8,
+    /// Groups (`port`): a route may use each group once.
+    #[serde(default)]
+    pub groups: Vec<String>,
+    /// Route-availability class.
+    #[serde(default)]
+    pub route: RouteUse,
+}
+
+impl NodeDef {
+    /// Whether the node belongs to `group`.
+    pub fn in_group(&self, group: &str) -> bool {
+        self.groups.iter().any(|g| g == group)
+    }
+}
+
+/// One end of a path: an edge (before rotation) or a node of the tile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum End {
+    /// Edge 0–5 of the unrotated tile.
+    Edge(u8),
+    /// Index into the tile's `nodes`.
+    Node(u8),
+}
+
+impl End {
+    /// The end after turning the tile by `rotation` sixths.
+    pub fn rotated(self, rotation: u8) -> End {
+        match self {
+            End::Edge(e) => End::Edge((e + rotation) % 6),
+            n => n,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for End {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<End, D::Error> {
+        let s = String::deserialize(d)?;
+        let bad = || serde::de::Error::custom(format!("bad path end `{s}` (want eN or nN)"));
+        let (kind, num) = s.split_at_checked(1).ok_or_else(bad)?;
+        let num: u8 = num.parse().map_err(|_| bad())?;
+        match kind {
+            "e" if num < 6 => Ok(End::Edge(num)),
+            "n" => Ok(End::Node(num)),
+            _ => Err(bad()),
+        }
+    }
+}
+
+/// A track segment of a tile definition.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct PathDef {
+    /// First end.
+    pub a: End,
+    /// Second end.
+    pub b: End,
+    /// Trains may not run through (`terminal:1`).
+    #[serde(default)]
+    pub terminal: bool,
+    /// Gauge.
+    #[serde(default, rename = "track")]
+    pub gauge: Gauge,
+}
+
+impl PathDef {
+    /// Both ends.
+    pub fn ends(&self) -> [End; 2] {
+        [self.a, self.b]
+    }
+
+    /// Rotated edge numbers of the path's edge ends.
+    pub fn edges(&self, rotation: u8) -> impl Iterator<Item = u8> {
+        let rot = |e: End| match e.rotated(rotation) {
+            End::Edge(x) => Some(x),
+            End::Node(_) => None,
+        };
+        rot(self.a).into_iter().chain(rot(self.b))
+    }
+
+    /// Node indices the path touches.
+    pub fn nodes(&self) -> impl Iterator<Item = u8> {
+        let node = |e: End| match e {
+            End::Node(n) => Some(n),
+            End::Edge(_) => None,
+        };
+        node(self.a).into_iter().chain(node(self.b))
+    }
+}
+
+/// A tile definition: catalogue tile of the manifest or preprinted hex tile.
+#[derive(Debug, Clone, Deserialize)]
+pub struct TileDef {
+    /// Name (`57`, `blank`, or the coordinate of a preprinted hex).
+    pub name: String,
+    /// Colour.
+    #[serde(rename = "color")]
+    pub colour: Colour,
+    /// Copies (manifest count; group size for catalogue-named preprinted groups).
+    pub count: u16,
+    /// Printed on the map, never in the supply.
+    #[serde(default)]
+    pub preprinted: bool,
+    /// Number of parts of the reference code (informational).
+    #[serde(default)]
+    pub parts: u8,
+    /// Revenue locations, in declaration order.
+    #[serde(default)]
+    pub nodes: Vec<NodeDef>,
+    /// Track segments.
+    #[serde(default)]
+    pub paths: Vec<PathDef>,
+    /// Upgrade label (`OO`, `NY`, `B`).
+    #[serde(default)]
+    pub label: Option<String>,
+    /// Cost paid when this tile is covered.
+    #[serde(default)]
+    pub upgrade_cost: i64,
+    /// Terrain types of that cost.
+    #[serde(default)]
+    pub terrain: Vec<String>,
+    /// Node indices of the cities, in order (the reference's `tile.cities`).
+    #[serde(skip)]
+    pub cities: Vec<u8>,
+    /// Number of towns.
+    #[serde(skip)]
+    pub towns: u8,
+}
+
+impl TileDef {
+    /// Node index of the city with the given part index.
+    pub fn city_by_part(&self, part: u8) -> Option<usize> {
+        self.cities.iter().position(|&n| self.nodes[usize::from(n)].part == part)
+    }
+
+    /// Rotated exits (each edge once).
+    pub fn exits(&self, rotation: u8) -> u8 {
+        self.paths.iter().flat_map(|p| p.edges(rotation)).fold(0, |m, e| m | 1 << e)
+    }
+
+    /// Rotated exits of the paths touching node `node`.
+    pub fn node_exits(&self, node: u8, rotation: u8) -> u8 {
+        self.paths
+            .iter()
+            .filter(|p| p.nodes().any(|n| n == node))
+            .flat_map(|p| p.edges(rotation))
+            .fold(0, |m, e| m | 1 << e)
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct RawBorder {
+    edge: u8,
+    kind: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct RawHex {
+    coord: String,
+    tile: String,
+    copy: u16,
+    #[serde(default)]
+    location: Option<String>,
+    #[serde(default)]
+    borders: Vec<RawBorder>,
+}
+
+#[derive(Debug, Deserialize)]
+struct RawMap {
+    title: String,
+    layout: Layout,
+    tiles: Vec<TileDef>,
+    hexes: Vec<RawHex>,
+}
+
+/// One hex of the map.
+#[derive(Debug, Clone)]
+pub struct HexDef {
+    /// Coordinate.
+    pub id: HexId,
+    /// The preprinted tile.
+    pub tile: TileId,
+    /// Location name, if printed.
+    pub location: Option<String>,
+    /// Edges with an impassable border (bit per edge).
+    pub impassable: u8,
+    /// Geometric neighbour across each edge (ignoring walls).
+    pub all_neighbours: [Option<HexIdx>; 6],
+    /// Neighbour across each edge that track can reach at the start of the game: no
+    /// impassable border, and an impassable-colour neighbour only across its track.
+    pub neighbours: [Option<HexIdx>; 6],
+}
+
+/// A problem in a title's map data file (a build-time bug, reported instead of panicking).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MapDataError {
+    /// The JSON does not parse.
+    #[error("map data is not valid: {0}")]
+    Json(String),
+    /// A hex names a tile that is not defined, or a bad coordinate.
+    #[error("map data: {0}")]
+    Invalid(String),
+}
+
+/// Static map data of a title.
+#[derive(Debug, Clone)]
+pub struct MapData {
+    /// Title name.
+    pub title: String,
+    /// Hex layout.
+    pub layout: Layout,
+    /// Tile definitions, manifest first, then preprinted tiles.
+    pub tiles: Vec<TileDef>,
+    /// Hexes, in data-file order.
+    pub hexes: Vec<HexDef>,
+    by_coord: BTreeMap<HexId, HexIdx>,
+    by_name: BTreeMap<String, TileDefId>,
+}
+
+impl MapData {
+    /// Parse a map data file.
+    pub fn from_json(text: &str) -> Result<MapData, MapDataError> {
+        let raw: RawMap = serde_json::from_str(text).map_err(|e| MapDataError::Json(e.to_string()))?;
+        let mut tiles = raw.tiles;
+        let mut by_name = BTreeMap::new();
+        for (i, t) in tiles.iter_mut().enumerate() {
+            t.cities = (0..t.nodes.len() as u8)
+                .filter(|&n| t.nodes[usize::from(n)].kind == NodeKind::City)
+                .collect();
+            t.towns = t.nodes.iter().filter(|n| n.kind == NodeKind::Town).count() as u8;
+            for p in &t.paths {
+                if p.nodes().any(|n| usize::from(n) >= t.nodes.len()) {
+                    return Err(MapDataError::Invalid(format!("tile {} has a path to a missing node", t.name)));
+                }
+            }
+            let id = TileDefId(u16::try_from(i).map_err(|_| MapDataError::Invalid("too many tiles".into()))?);
+            if by_name.insert(t.name.clone(), id).is_some() {
+                return Err(MapDataError::Invalid(format!("tile {} defined twice", t.name)));
+            }
+        }
+        let mut hexes = Vec::with_capacity(raw.hexes.len());
+        let mut by_coord = BTreeMap::new();
+        for (i, h) in raw.hexes.iter().enumerate() {
+            let id: HexId = h.coord.parse().map_err(|e| MapDataError::Invalid(format!("{e}")))?;
+            let def = *by_name
+                .get(&h.tile)
+                .ok_or_else(|| MapDataError::Invalid(format!("hex {} uses unknown tile {}", h.coord, h.tile)))?;
+            let mut impassable = 0u8;
+            for b in &h.borders {
+                if b.kind == "impassable" && b.edge < 6 {
+                    impassable |= 1 << b.edge;
+                }
+            }
+            by_coord.insert(id, HexIdx(i as u16));
+            hexes.push(HexDef {
+                id,
+                tile: TileId { def, copy: h.copy },
+                location: h.location.clone(),
+                impassable,
+                all_neighbours: [None; 6],
+                neighbours: [None; 6],
+            });
+        }
+        let offsets = raw.layout.edge_offsets();
+        for i in 0..hexes.len() {
+            let id = hexes[i].id;
+            for (e, (dl, dn)) in offsets.iter().enumerate() {
+                let letter = i16::from(id.letter) + dl;
+                let Ok(letter) = u8::try_from(letter) else { continue };
+                let Some(&n) = by_coord.get(&HexId::new(letter, id.number + dn)) else { continue };
+                hexes[i].all_neighbours[e] = Some(n);
+                let ntile = &tiles[usize::from(hexes[n.get()].tile.def.0)];
+                let facing = ((e + 3) % 6) as u8;
+                let blocked_by_colour = ntile.colour.is_impassable() && ntile.exits(0) & (1 << facing) == 0;
+                if !blocked_by_colour && hexes[i].impassable & (1 << e) == 0 {
+                    hexes[i].neighbours[e] = Some(n);
+                }
+            }
+        }
+        Ok(MapData { title: raw.title, layout: raw.layout, tiles, hexes, by_coord, by_name })
+    }
+
+    /// The index of a hex, if it is on the map.
+    pub fn hex_index(&self, hex: HexId) -> Option<HexIdx> {
+        self.by_coord.get(&hex).copied()
+    }
+
+    /// A hex by index.
+    pub fn hex_def(&self, hex: HexIdx) -> &HexDef {
+        &self.hexes[hex.get()]
+    }
+
+    /// A hex by coordinate.
+    pub fn hex(&self, hex: HexId) -> Option<&HexDef> {
+        self.hex_index(hex).map(|i| self.hex_def(i))
+    }
+
+    /// A tile definition by name.
+    pub fn tile_def_by_name(&self, name: &str) -> Option<TileDefId> {
+        self.by_name.get(name).copied()
+    }
+
+    /// A tile definition. Ids come from this map data; a foreign id yields the first tile
+    /// rather than a panic.
+    pub fn tile_def(&self, id: TileDefId) -> &TileDef {
+        self.tiles.get(usize::from(id.0)).unwrap_or(&self.tiles[0])
+    }
+
+    /// Parse a physical tile id such as `57-2` or `G7-2`: split at the last `-`, check the copy
+    /// exists (manifest count, or the preprinted hex's own copy number).
+    pub fn parse_tile_id(&self, s: &str) -> Option<TileId> {
+        let (name, copy) = s.rsplit_once('-')?;
+        if copy.is_empty() || !copy.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let copy: u16 = copy.parse().ok()?;
+        let def = self.tile_def_by_name(name)?;
+        let tile = TileId { def, copy };
+        let t = self.tile_def(def);
+        if t.preprinted {
+            self.hexes.iter().any(|h| h.tile == tile).then_some(tile)
+        } else {
+            (copy < t.count).then_some(tile)
+        }
+    }
+
+    /// Display form of a tile id (`57-2`).
+    pub fn tile_name(&self, tile: TileId) -> String {
+        format!("{}-{}", self.tile_def(tile.def).name, tile.copy)
+    }
+
+    /// Parse a city id such as `57-2-0` (tile id, then the part index of a city).
+    pub fn parse_city_ref(&self, s: &str) -> Option<crate::ids::CityRef> {
+        let (tile, part) = s.rsplit_once('-')?;
+        let tile = self.parse_tile_id(tile)?;
+        let part: u8 = part.parse().ok()?;
+        self.tile_def(tile.def).city_by_part(part)?;
+        Some(crate::ids::CityRef { tile, part })
+    }
+
+    /// Number of hexes.
+    pub fn hex_count(&self) -> usize {
+        self.hexes.len()
+    }
+}
+
+/// The 1836Jr30 map.
+pub fn jr30() -> &'static MapData {
+    static DATA: OnceLock<MapData> = OnceLock::new();
+    DATA.get_or_init(|| {
+        // The file is part of the crate and checked by tests; a broken file is a build bug.
+        MapData::from_json(include_str!("../../../data/1836jr30/map.json"))
+            .unwrap_or_else(|e| panic!("built-in 1836Jr30 map data: {e}"))
+    })
+}

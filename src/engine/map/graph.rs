@@ -1,0 +1,152 @@
+//! The corporation's track graph (reference `Graph#compute`): what its stations reach.
+//!
+//! Known simplification: the reference walk forbids re-entering, within one walk, a hex edge
+//! that is still "in use" further up the walk (reversing at a junction). This breadth-first
+//! closure only differs when a walk could loop back into the hex it left through the same
+//! edge, which needs two tiles with shared-edge junctions facing each other in a loop.
+
+use super::board::{Board, MAX_CITIES};
+use super::data::{End, HexIdx, MapData, RouteUse};
+use crate::ids::CorpId;
+
+/// Reach of one corporation's network.
+#[derive(Debug, Clone)]
+pub(crate) struct Reach {
+    /// Per hex, edges (bit per edge) where the corporation may connect new track.
+    pub(crate) edges: Vec<u8>,
+    /// Per hex, nodes reached (station nodes and nodes of reached paths), bit per node index.
+    pub(crate) nodes: Vec<u8>,
+    /// Per hex, nodes of reached paths only (the reference's tokenable-city candidates).
+    pub(crate) path_nodes: Vec<u8>,
+    /// Per hex, reached paths (bit per path index).
+    pub(crate) paths: Vec<u32>,
+    /// From one station at least two mandatory revenue nodes are connected.
+    pub(crate) route_available: bool,
+}
+
+#[derive(Clone, Copy)]
+enum Item {
+    Node(u16, u8),
+    Path(u16, u8, Option<u8>),
+}
+
+impl Reach {
+    pub(crate) fn compute(map: &MapData, board: &Board, corp: CorpId) -> Reach {
+        let n = board.hexes.len();
+        let mut r = Reach {
+            edges: vec![0; n],
+            nodes: vec![0; n],
+            path_nodes: vec![0; n],
+            paths: vec![0; n],
+            route_available: false,
+        };
+        let mut tokens: Vec<(u16, u8)> = Vec::new();
+        for (h, st) in board.hexes.iter().enumerate() {
+            let t = map.tile_def(st.tile.def);
+            for (ci, &node) in t.cities.iter().enumerate().take(MAX_CITIES) {
+                if st.tokens[ci].contains(&Some(corp)) {
+                    tokens.push((h as u16, node));
+                    r.nodes[h] |= 1 << node;
+                    let hd = &map.hexes[h];
+                    for e in 0..6 {
+                        if hd.neighbours[e].is_some() {
+                            r.edges[h] |= 1 << e;
+                        }
+                    }
+                }
+            }
+        }
+        let mut visited_nodes = vec![0u8; n];
+        let mut visited_paths = vec![0u32; n];
+        let mut local = vec![0u8; n];
+        let mut stack: Vec<Item> = Vec::new();
+        for &(th, tn) in &tokens {
+            visited_nodes.fill(0);
+            visited_paths.fill(0);
+            local.fill(0);
+            // Other stations are pre-visited: each station starts its own walk.
+            for &(oh, on) in &tokens {
+                if (oh, on) != (th, tn) {
+                    visited_nodes[usize::from(oh)] |= 1 << on;
+                }
+            }
+            let (mut mandatory, mut optional) = (0u32, 0u32);
+            stack.push(Item::Node(th, tn));
+            while let Some(item) = stack.pop() {
+                match item {
+                    Item::Node(h, node) => {
+                        let hu = usize::from(h);
+                        if visited_nodes[hu] & (1 << node) != 0 {
+                            continue;
+                        }
+                        visited_nodes[hu] |= 1 << node;
+                        let t = board.tile_def(map, HexIdx(h));
+                        for (pi, p) in t.paths.iter().enumerate() {
+                            if p.nodes().any(|m| m == node) {
+                                stack.push(Item::Path(h, pi as u8, None));
+                            }
+                        }
+                    }
+                    Item::Path(h, pi, skip) => {
+                        let hu = usize::from(h);
+                        if visited_paths[hu] & (1 << pi) != 0 {
+                            continue;
+                        }
+                        visited_paths[hu] |= 1 << pi;
+                        let st = &board.hexes[hu];
+                        let t = map.tile_def(st.tile.def);
+                        let p = &t.paths[usize::from(pi)];
+                        let hd = &map.hexes[hu];
+                        if r.paths[hu] & (1 << pi) == 0 {
+                            r.paths[hu] |= 1 << pi;
+                            for m in p.nodes() {
+                                r.nodes[hu] |= 1 << m;
+                                r.path_nodes[hu] |= 1 << m;
+                                if local[hu] & (1 << m) == 0 {
+                                    local[hu] |= 1 << m;
+                                    match t.nodes[usize::from(m)].route {
+                                        RouteUse::Mandatory => mandatory += 1,
+                                        RouteUse::Optional => optional += 1,
+                                        RouteUse::Never => {}
+                                    }
+                                }
+                            }
+                            for e in p.edges(st.rotation) {
+                                r.edges[hu] |= 1 << e;
+                                if let Some(nb) = hd.neighbours[usize::from(e)] {
+                                    r.edges[nb.get()] |= 1 << ((e + 3) % 6);
+                                }
+                            }
+                        }
+                        if !p.terminal {
+                            for m in p.nodes() {
+                                if !board.node_blocks(map, HexIdx(h), m, corp) {
+                                    stack.push(Item::Node(h, m));
+                                }
+                            }
+                        }
+                        for e in p.edges(st.rotation) {
+                            if Some(e) == skip {
+                                continue;
+                            }
+                            let Some(nb) = hd.neighbours[usize::from(e)] else { continue };
+                            let facing = (e + 3) % 6;
+                            let nst = &board.hexes[nb.get()];
+                            let nt = map.tile_def(nst.tile.def);
+                            for (qi, q) in nt.paths.iter().enumerate() {
+                                let touches = q.ends().iter().any(|&x| x.rotated(nst.rotation) == End::Edge(facing));
+                                if touches && p.gauge.joins(q.gauge) {
+                                    stack.push(Item::Path(nb.0, qi as u8, Some(facing)));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            if mandatory > 1 || (mandatory == 1 && optional > 0) {
+                r.route_available = true;
+            }
+        }
+        r
+    }
+}

@@ -1,0 +1,211 @@
+//! Tile geometry and upgrade legality (the reference's `upgrades_to?` and the rotation checks
+//! of `Tracker#legal_tile_rotation?` that depend only on the two tiles).
+
+use super::data::{End, NodeKind, PathDef, TileDef};
+
+/// Why a tile cannot replace another one (any rotation), per reference `upgrades_to?`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UpgradeFault {
+    /// The new colour is not one above the old one.
+    Colour,
+    /// No rotation of the old track fits inside the new track.
+    Track,
+    /// Labels differ.
+    Label,
+    /// Town count differs, or city count differs on an unlabelled tile.
+    CityTownCount,
+    /// A multi-city tile would merge or split cities.
+    CityGrouping,
+}
+
+/// Whether a path end of `a` matches `b`: same edge, or nodes of the same kind.
+fn end_le(a_tile: &TileDef, a: End, b_tile: &TileDef, b: End) -> bool {
+    match (a, b) {
+        (End::Edge(x), End::Edge(y)) => x == y,
+        (End::Node(x), End::Node(y)) => {
+            a_tile.nodes[usize::from(x)].kind == b_tile.nodes[usize::from(y)].kind
+        }
+        _ => false,
+    }
+}
+
+/// Reference `Path#<=`: every end of `p` (rotated by `pr`) matches an end of `q` (rotated by
+/// `qr`), and the gauges fit.
+pub(crate) fn path_le(pt: &TileDef, p: &PathDef, pr: u8, qt: &TileDef, q: &PathDef, qr: u8) -> bool {
+    let q_ends = [q.a.rotated(qr), q.b.rotated(qr)];
+    p.ends()
+        .iter()
+        .all(|&e| q_ends.iter().any(|&o| end_le(pt, e.rotated(pr), qt, o)))
+        && p.gauge.fits(q.gauge)
+}
+
+/// Whether all of `from`'s paths (rotated by `fr`) are covered by `to`'s paths (rotated by `tr`).
+pub(crate) fn paths_maintained(from: &TileDef, fr: u8, to: &TileDef, tr: u8) -> bool {
+    from.paths
+        .iter()
+        .all(|p| to.paths.iter().any(|q| path_le(from, p, fr, to, q, tr)))
+}
+
+/// Reference `city_town_edges`: for each city/town touched by a path, the set of its rotated
+/// exits (bit per edge), in first-touch order.
+pub(crate) fn city_town_edges(t: &TileDef, rot: u8) -> Vec<u8> {
+    let mut order: Vec<(u8, u8)> = Vec::new();
+    for p in &t.paths {
+        for n in p.nodes() {
+            if t.nodes[usize::from(n)].kind == NodeKind::Offboard {
+                continue;
+            }
+            let edges = p.edges(rot).fold(0u8, |m, e| m | 1 << e);
+            match order.iter_mut().find(|(k, _)| *k == n) {
+                Some((_, m)) => *m |= edges,
+                None => order.push((n, edges)),
+            }
+        }
+    }
+    order.into_iter().map(|(_, m)| m).collect()
+}
+
+fn rotate_mask(mask: u8, ticks: u8) -> u8 {
+    let m = u16::from(mask) << ticks;
+    ((m | (m >> 6)) & 0x3f) as u8
+}
+
+/// Reference `upgrades_to?` (non-special): legal for *some* rotation. `from_rot` is the rotation
+/// of the tile on the hex, `to_rot` the rotation of the new tile.
+pub fn upgrade_fault(from: &TileDef, from_rot: u8, to: &TileDef, to_rot: u8) -> Option<UpgradeFault> {
+    if !from.colour.upgrades_to(to.colour) {
+        return Some(UpgradeFault::Colour);
+    }
+    if !(0..6).any(|t| paths_maintained(from, (from_rot + t) % 6, to, to_rot)) {
+        return Some(UpgradeFault::Track);
+    }
+    if from.label != to.label {
+        return Some(UpgradeFault::Label);
+    }
+    if from.towns != to.towns || (from.label.is_none() && from.cities.len() != to.cities.len()) {
+        return Some(UpgradeFault::CityTownCount);
+    }
+    if from.cities.len() > 1 && to.cities.len() > 1 {
+        let old = city_town_edges(from, from_rot);
+        let new = city_town_edges(to, to_rot);
+        let fits = (0..6).any(|r| {
+            old.iter().all(|&o| new.iter().any(|&n| rotate_mask(o, r) & !n == 0))
+        });
+        if !fits {
+            return Some(UpgradeFault::CityGrouping);
+        }
+    }
+    if from.label.is_some() && !from.cities.is_empty() && to.cities.is_empty() {
+        return Some(UpgradeFault::CityTownCount);
+    }
+    if from.colour == super::data::Colour::White
+        && from.label.as_deref() == Some("OO")
+        && from.cities.len() != to.cities.len()
+    {
+        return Some(UpgradeFault::CityTownCount);
+    }
+    None
+}
+
+/// The rotation checks of `legal_tile_rotation?` that only involve the two tiles: old track
+/// kept exactly, no unexplained new cities, one-to-one city mapping on multi-city upgrades,
+/// and (track restriction) every old city/town's exits kept by one new city/town.
+pub(crate) fn rotation_keeps_old(from: &TileDef, fr: u8, to: &TileDef, tr: u8) -> bool {
+    if !paths_maintained(from, fr, to, tr) {
+        return false;
+    }
+    let old = city_town_edges(from, fr);
+    let new = city_town_edges(to, tr);
+    let added = new.len().saturating_sub(old.len());
+    let unrelated = new.iter().filter(|&&n| old.iter().all(|&o| n & o == 0)).count();
+    if unrelated > added {
+        return false;
+    }
+    if from.cities.len() > 1 && to.cities.len() > 1 {
+        let one_to_one = old
+            .iter()
+            .all(|&o| new.iter().filter(|&&n| o & !n == 0).count() == 1);
+        if !one_to_one {
+            return false;
+        }
+    }
+    // "New track must override old one": each old city/town (with or without track) needs a
+    // new city/town whose exits include all of its exits.
+    let node_exits = |t: &TileDef, r: u8| -> Vec<u8> {
+        (0..t.nodes.len() as u8)
+            .filter(|&n| t.nodes[usize::from(n)].kind != NodeKind::Offboard)
+            .map(|n| t.node_exits(n, r))
+            .collect()
+    };
+    let new_ct = node_exits(to, tr);
+    node_exits(from, fr)
+        .iter()
+        .all(|&o| new_ct.iter().any(|&n| o & !n == 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::map::data::jr30;
+
+    fn up(from: &str, to: &str) -> bool {
+        let m = jr30();
+        let f = m.tile_def(m.tile_def_by_name(from).unwrap());
+        let t = m.tile_def(m.tile_def_by_name(to).unwrap());
+        upgrade_fault(f, 0, t, 0).is_none()
+    }
+
+    #[test]
+    fn upgrade_graph_matches_reference() {
+        // C.6 upgrade graph, checked against every manifest tile.
+        let expected: &[(&str, &[&str])] = &[
+            ("7", &["18", "26", "27", "28", "29"]),
+            ("8", &["16", "19", "23", "24", "25", "28", "29"]),
+            ("9", &["18", "19", "20", "23", "24", "26", "27"]),
+            ("57", &["14", "15"]),
+            ("14", &["63"]),
+            ("15", &["63"]),
+            ("16", &["43", "70"]),
+            ("18", &["43"]),
+            ("19", &["45", "46"]),
+            ("20", &["44", "47"]),
+            ("23", &["41", "43", "45", "47"]),
+            ("24", &["42", "43", "46", "47"]),
+            ("25", &["40", "45", "46"]),
+            ("26", &["42", "44", "45"]),
+            ("27", &["41", "44", "46"]),
+            ("28", &["39", "43", "46", "70"]),
+            ("29", &["39", "43", "45", "70"]),
+            ("53", &["61"]),
+            ("54", &["62"]),
+            ("59", &["64", "65", "66", "67", "68"]),
+            ("D6", &["54"]),
+            ("E5", &["59"]),
+            ("E11", &["59"]),
+            ("H10", &["59"]),
+            ("H6", &["53"]),
+            ("I3", &["53"]),
+            ("G7", &["57"]),
+            ("F10", &["3", "4", "58"]),
+            ("B8", &["2", "56"]),
+            ("blank", &["7", "8", "9"]),
+            ("2", &[]),
+            ("3", &[]),
+            ("58", &[]),
+        ];
+        let m = jr30();
+        let manifest: Vec<&str> = m.tiles.iter().filter(|t| !t.preprinted).map(|t| t.name.as_str()).collect();
+        for (from, tos) in expected {
+            let got: Vec<&str> = manifest.iter().copied().filter(|to| up(from, to)).collect();
+            assert_eq!(&got, tos, "upgrades of {from}");
+        }
+    }
+
+    #[test]
+    fn single_upgrades() {
+        assert!(up("7", "18"));
+        assert!(!up("7", "14"));
+        assert!(up("57", "14"));
+        assert!(up("57", "15"));
+    }
+}
