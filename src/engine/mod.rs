@@ -187,7 +187,6 @@ impl Game {
                         .map(|s| ShareId { corp: CorpId(i as u8), index: s as u8 })
                         .collect(),
                     trains: Vec::new(),
-                    tokens: Vec::new(),
                     tokens_unused: def.tokens.len() as u8,
                     companies: Vec::new(),
                     operated: false,
@@ -225,7 +224,7 @@ impl Game {
             .corporations
             .iter()
             .enumerate()
-            .map(|(i, c)| (CorpId(i as u8), c.home))
+            .map(|(i, c)| (CorpId(i as u8), c.home, None))
             .collect();
         let board = Board::new(title.map, &reservations);
         let mut game = Game {
@@ -348,6 +347,11 @@ impl Game {
     /// The private company by id.
     pub fn company(&self, id: CompanyId) -> &Company {
         &self.companies[id.0 as usize]
+    }
+
+    /// Hexes of a corporation's placed tokens, in token order.
+    pub fn token_hexes(&self, corp: CorpId) -> Vec<crate::ids::HexId> {
+        self.board.token_hexes(self.title.map, corp)
     }
 
     /// The share price of a corporation, if it has one.

@@ -6,6 +6,7 @@
 //! where the reference waited for one.
 
 use crate::action::{Action, DividendKind, Entity, RouteSpec};
+use crate::engine::map::{jr30_port_rule, LayRequest, TrainRoute};
 use crate::engine::market::MarketMove;
 use crate::engine::shares::Holder;
 use crate::engine::state::{CompanyOwner, GameEndReason, TrainOwner};
@@ -65,6 +66,8 @@ pub(crate) struct OperatingRound {
     discarding: Option<CorpId>,
     /// Free token to place after a teleport lay (CdH).
     teleport: Option<HexId>,
+    /// Tokens lifted by a lay on a trackless multi-city tile, to be placed again on that hex.
+    pending_tokens: Vec<(CorpId, HexId)>,
 }
 
 fn or(game: &Game) -> &OperatingRound {
@@ -85,6 +88,9 @@ impl OperatingRound {
     pub(crate) fn acting(&self, game: &Game) -> Option<Entity> {
         if let Some(c) = self.discarding {
             return Some(Entity::Corporation(c));
+        }
+        if let Some((c, _)) = self.pending_tokens.first() {
+            return Some(Entity::Corporation(*c));
         }
         self.order.get(self.index).map(|c| {
             let _ = game;
@@ -114,6 +120,7 @@ impl Game {
             last_share_sold_price: None,
             discarding: None,
             teleport: None,
+            pending_tokens: Vec::new(),
         });
         self.pay_private_revenue();
         for t in &mut self.trains {
@@ -158,7 +165,7 @@ impl Game {
             if self.finished || !matches!(self.round, Round::Operating(_)) {
                 return;
             }
-            if or(self).discarding.is_some() {
+            if or(self).discarding.is_some() || !or(self).pending_tokens.is_empty() {
                 return;
             }
             let Some(corp) = or(self).current() else { return };
@@ -371,18 +378,15 @@ impl Game {
 
     /// Places a home token; returns false if the president must choose the city.
     fn place_home_token(&mut self, corp: CorpId, hex: HexId) -> bool {
-        match self.board.place_home_token(self.title.map, corp, hex) {
-            Some(true) => {
-                self.corp_mut(corp).tokens.push(hex);
-                self.corp_mut(corp).tokens_unused -= 1;
-                true
-            }
-            Some(false) => {
-                or_mut(self).step = OrStep::HomeToken;
-                false
-            }
-            None => true,
+        if self.board.home_needs_choice(self.title.map, corp, hex) {
+            or_mut(self).step = OrStep::HomeToken;
+            return false;
         }
+        // A home city already filled (cannot happen with reservations) leaves the token unused.
+        if self.board.place_home_token(self.title.map, corp, hex).is_ok() {
+            self.corp_mut(corp).tokens_unused -= 1;
+        }
+        true
     }
 
     // ----- helpers for blocked hexes --------------------------------------------------------
@@ -422,6 +426,20 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
                 action: action.type_name(),
                 step: "discard train",
                 allowed: format!("discard_train by {}", game.title.corp(discarding).sym),
+            }),
+        };
+    }
+    if let Some(&(owner, hex)) = or(game).pending_tokens.first() {
+        return match action {
+            Action::PlaceToken { entity: Entity::Corporation(c), city, .. } if *c == owner || *c == corp => {
+                replace_lifted_token(game, owner, hex, *city)?;
+                game.skip_steps();
+                Ok(())
+            }
+            _ => Err(RuleViolation::WrongStep {
+                action: action.type_name(),
+                step: "home token",
+                allowed: format!("place_token for {} on {hex}", game.title.corp(owner).sym),
             }),
         };
     }
@@ -507,13 +525,37 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
     Ok(())
 }
 
+fn replace_lifted_token(game: &mut Game, corp: CorpId, hex: HexId, city: CityRef) -> Result<(), RuleViolation> {
+    let map = game.title.map;
+    let station = game
+        .board
+        .locate_city(map, city)
+        .filter(|s| map.hex_def(s.hex).id == hex)
+        .ok_or_else(|| RuleViolation::Token(format!("the lifted token must go back to a city on {hex}")))?;
+    game.board
+        .check_token(map, corp, station, false)
+        .map_err(|e| RuleViolation::Token(e.to_string()))?;
+    game.board
+        .place_token(map, corp, station)
+        .map_err(|e| RuleViolation::Token(e.to_string()))?;
+    or_mut(game).pending_tokens.remove(0);
+    Ok(())
+}
+
 fn home_token_choice(game: &mut Game, corp: CorpId, city: CityRef) -> Result<(), RuleViolation> {
     let hex = game.title.corp(corp).home;
+    let map = game.title.map;
+    let station = game
+        .board
+        .locate_city(map, city)
+        .filter(|s| map.hex_def(s.hex).id == hex)
+        .ok_or_else(|| RuleViolation::Token(format!("the home token must go to a city on {hex}")))?;
     game.board
-        .check_home_token(game.title.map, corp, hex, city)
+        .check_token(map, corp, station, false)
         .map_err(|e| RuleViolation::Token(e.to_string()))?;
-    game.board.place_token(game.title.map, corp, city);
-    game.corp_mut(corp).tokens.push(hex);
+    game.board
+        .place_token(map, corp, station)
+        .map_err(|e| RuleViolation::Token(e.to_string()))?;
     game.corp_mut(corp).tokens_unused -= 1;
     or_mut(game).step = OrStep::Track;
     Ok(())
@@ -522,12 +564,21 @@ fn home_token_choice(game: &mut Game, corp: CorpId, city: CityRef) -> Result<(),
 fn lay_tile(game: &mut Game, corp: CorpId, hex: HexId, tile: TileId, rotation: Rotation) -> Result<(), RuleViolation> {
     let blocked = game.blocked_hexes();
     let colours = game.title.phases[game.phase].tiles.clone();
-    let cost = game
+    let request = LayRequest {
+        corp,
+        hex,
+        tile,
+        rotation,
+        phase_colours: &colours,
+        blocked_hexes: &blocked,
+        check_connectivity: true,
+    };
+    let outcome = game
         .board
-        .check_lay(game.title.map, corp, hex, tile, rotation, &colours, &blocked, true)
+        .check_lay(game.title.map, &request)
         .map_err(|e| RuleViolation::Track(e.to_string()))?;
-    pay_corp(game, corp, cost)?;
-    game.board.lay(game.title.map, hex, tile, rotation);
+    pay_corp(game, corp, outcome.cost)?;
+    game.lay_checked(hex, tile, rotation);
     Ok(())
 }
 
@@ -552,7 +603,7 @@ fn special_lay(
     if !hexes.iter().any(|h| h.parse::<HexId>().ok() == Some(hex)) {
         return Err(RuleViolation::Company(format!("{} may only lay on {}", def.sym, hexes.join(", "))));
     }
-    let tile_name = game.title.map.tile_name(tile.def).to_string();
+    let tile_name = game.title.map.tile_def(tile.def).name.clone();
     if !tiles.contains(&tile_name) {
         return Err(RuleViolation::Company(format!(
             "{} may only lay tile {}",
@@ -561,10 +612,19 @@ fn special_lay(
         )));
     }
     let colours = game.title.phases[game.phase].tiles.clone();
+    let request = LayRequest {
+        corp,
+        hex,
+        tile,
+        rotation,
+        phase_colours: &colours,
+        blocked_hexes: &[],
+        check_connectivity: false,
+    };
     game.board
-        .check_lay(game.title.map, corp, hex, tile, rotation, &colours, &[], false)
+        .check_lay(game.title.map, &request)
         .map_err(|e| RuleViolation::Track(e.to_string()))?;
-    game.board.lay(game.title.map, hex, tile, rotation);
+    game.lay_checked(hex, tile, rotation);
     game.companies[company.0 as usize].uses_left -= 1;
     game.skip_steps();
     Ok(())
@@ -590,13 +650,20 @@ fn place_token(game: &mut Game, corp: CorpId, city: CityRef) -> Result<(), RuleV
     let Some(price) = game.next_token_price(corp) else {
         return Err(RuleViolation::Token(format!("{} has no token left", game.title.corp(corp).sym)));
     };
-    let hex = game
+    let map = game.title.map;
+    let station = game
         .board
-        .check_token(game.title.map, corp, city, true)
-        .map_err(|e| RuleViolation::Token(e.to_string()))?;
+        .locate_city(map, city)
+        .ok_or_else(|| RuleViolation::Token("no such city on the map".into()))?;
+    let hex = map.hex_def(station.hex).id;
+    game.board
+        .check_token(map, corp, station, true)
+        .map_err(|e| RuleViolation::Token(format!("{}: {e}", game.title.corp(corp).sym)))?;
     pay_corp(game, corp, price)?;
-    game.board.place_token(game.title.map, corp, city);
-    game.corp_mut(corp).tokens.push(hex);
+    game.board
+        .place_token(map, corp, station)
+        .map_err(|e| RuleViolation::Token(e.to_string()))?;
+    let _ = hex;
     game.corp_mut(corp).tokens_unused -= 1;
     Ok(())
 }
@@ -620,12 +687,18 @@ fn run_routes(game: &mut Game, corp: CorpId, routes: &[RouteSpec]) -> Result<(),
             )));
         }
     }
-    let distances: Vec<u16> = routes.iter().map(|r| game.title.train(r.train.kind).distance).collect();
+    let trains: Vec<TrainRoute<'_>> = routes
+        .iter()
+        .map(|r| TrainRoute { spec: r, distance: u32::from(game.title.train(r.train.kind).distance) })
+        .collect();
     let colours = game.title.phases[game.phase].tiles.clone();
-    let revenues = game
+    let revenues: Vec<Money> = game
         .board
-        .compute_run(game.title.map, corp, routes, &distances, &colours)
-        .map_err(|e| RuleViolation::Route(e.to_string()))?;
+        .compute_run(game.title.map, corp, &trains, &colours, jr30_port_rule)
+        .map_err(|e| RuleViolation::Route(e.to_string()))?
+        .into_iter()
+        .map(|r| r.revenue)
+        .collect();
     for (r, computed) in routes.iter().zip(&revenues) {
         if let Some(stated) = r.revenue {
             if stated != *computed {
@@ -647,6 +720,17 @@ fn run_routes(game: &mut Game, corp: CorpId, routes: &[RouteSpec]) -> Result<(),
 }
 
 impl Game {
+    /// Lays a tile already checked; tokens lifted from a multi-city tile are put back in order.
+    fn lay_checked(&mut self, hex: HexId, tile: TileId, rotation: Rotation) {
+        let map = self.title.map;
+        if let Some(index) = map.hex_index(hex) {
+            let lifted = self.board.lay(map, index, tile, rotation);
+            if let Round::Operating(o) = &mut self.round {
+                o.pending_tokens.extend(lifted.into_iter().map(|c| (c, hex)));
+            }
+        }
+    }
+
     /// Pays out or withholds the revenue of the current run and moves the share price.
     fn pay_dividend(&mut self, corp: CorpId, kind: DividendKind) {
         let revenue = or(self).revenue;

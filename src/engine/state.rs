@@ -2,7 +2,7 @@
 
 use crate::engine::map::Board;
 use crate::engine::title::Title;
-use crate::ids::{CompanyId, CorpId, HexId, Money, Percent, PlayerId, ShareId, TrainId};
+use crate::ids::{CompanyId, CorpId, Money, Percent, PlayerId, ShareId, TrainId};
 
 /// A player.
 #[derive(Debug, Clone)]
@@ -73,8 +73,6 @@ pub struct Corporation {
     pub ipo: Vec<ShareId>,
     /// Trains owned, in arrival order.
     pub trains: Vec<TrainId>,
-    /// Hexes of placed tokens, in placement order.
-    pub tokens: Vec<HexId>,
     /// Tokens not yet placed.
     pub tokens_unused: u8,
     /// Private companies owned.

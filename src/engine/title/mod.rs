@@ -11,21 +11,7 @@ use serde::Deserialize;
 use crate::engine::map::MapData;
 use crate::ids::{CompanyId, CorpId, HexId, Money, Percent, TrainKind};
 
-/// Tile colours, in upgrade order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Colour {
-    /// Empty land.
-    White,
-    /// First tiles.
-    Yellow,
-    /// First upgrade.
-    Green,
-    /// Second upgrade.
-    Brown,
-    /// Third upgrade.
-    Gray,
-}
+pub use crate::engine::map::Colour;
 
 /// One cell of the stock market.
 #[derive(Debug, Clone, PartialEq, Eq)]
