@@ -181,25 +181,41 @@ impl Board {
                 n => (1u64 << n) - 1,
             })
             .collect();
-        let max_corp = reservations.iter().map(|r| usize::from(r.0 .0) + 1).max().unwrap_or(0);
+        let max_corp = reservations
+            .iter()
+            .map(|r| usize::from(r.0 .0) + 1)
+            .max()
+            .unwrap_or(0);
         for &(corp, hex, city) in reservations {
-            let Some(i) = map.hex_index(hex) else { continue };
+            let Some(i) = map.hex_index(hex) else {
+                continue;
+            };
             let st = &mut hexes[i.get()];
             let cities = map.tile_def(st.tile.def).cities.len();
             // Reference `add_reservation!`: a single-city tile reserves a slot of city 0.
             let city = if cities == 1 { Some(0) } else { city };
             match city {
                 Some(c) if usize::from(c) < cities.min(MAX_CITIES) => {
-                    let slots = usize::from(map.tile_def(st.tile.def).nodes[usize::from(map.tile_def(st.tile.def).cities[usize::from(c)])].slots);
+                    let slots = usize::from(
+                        map.tile_def(st.tile.def).nodes
+                            [usize::from(map.tile_def(st.tile.def).cities[usize::from(c)])]
+                        .slots,
+                    );
                     let c = usize::from(c);
-                    if let Some(s) = (0..slots.min(MAX_SLOTS)).find(|&s| st.tokens[c][s].is_none() && st.reserved[c][s].is_none()) {
+                    if let Some(s) = (0..slots.min(MAX_SLOTS))
+                        .find(|&s| st.tokens[c][s].is_none() && st.reserved[c][s].is_none())
+                    {
                         st.reserved[c][s] = Some(corp);
                     }
                 }
                 _ => st.tile_reserved |= 1 << (corp.0 % 32),
             }
         }
-        Board { hexes, supply, stations: vec![[None; MAX_TOKENS]; max_corp.max(32)] }
+        Board {
+            hexes,
+            supply,
+            stations: vec![[None; MAX_TOKENS]; max_corp.max(32)],
+        }
     }
 
     /// The tile and rotation on a hex.
@@ -217,17 +233,24 @@ impl Board {
 
     /// Number of copies of a definition in the supply.
     pub fn supply_count(&self, def: crate::ids::TileDefId) -> u32 {
-        self.supply.get(usize::from(def.0)).map_or(0, |m| m.count_ones())
+        self.supply
+            .get(usize::from(def.0))
+            .map_or(0, |m| m.count_ones())
     }
 
     /// The hex a tile currently lies on, if any.
     pub fn hex_of_tile(&self, tile: TileId) -> Option<HexIdx> {
-        self.hexes.iter().position(|h| h.tile == tile).map(|i| HexIdx(i as u16))
+        self.hexes
+            .iter()
+            .position(|h| h.tile == tile)
+            .map(|i| HexIdx(i as u16))
     }
 
     /// Check a lay with every live check of the reference engine.
     pub fn check_lay(&self, map: &MapData, req: &LayRequest<'_>) -> Result<LayOutcome, TrackError> {
-        let hex = map.hex_index(req.hex).ok_or(TrackError::NoSuchHex(req.hex))?;
+        let hex = map
+            .hex_index(req.hex)
+            .ok_or(TrackError::NoSuchHex(req.hex))?;
         if usize::from(req.tile.def.0) >= map.tiles.len() {
             return Err(TrackError::UnknownTile(req.tile));
         }
@@ -238,10 +261,14 @@ impl Board {
             return Err(TrackError::HexBlocked(req.hex));
         }
         if !self.in_supply(req.tile) {
-            return Err(TrackError::TileNotInSupply { tile: map.tile_name(req.tile) });
+            return Err(TrackError::TileNotInSupply {
+                tile: map.tile_name(req.tile),
+            });
         }
         if !req.phase_colours.contains(&new.colour) {
-            return Err(TrackError::ColourNotYetAvailable { colour: new.colour.name() });
+            return Err(TrackError::ColourNotYetAvailable {
+                colour: new.colour.name(),
+            });
         }
         let rot = req.rotation.get();
         if let Some(fault) = upgrade_fault(old, st.rotation, new, rot) {
@@ -251,7 +278,9 @@ impl Board {
                 fault,
             });
         }
-        let reach = req.check_connectivity.then(|| Reach::compute(map, self, req.corp));
+        let reach = req
+            .check_connectivity
+            .then(|| Reach::compute(map, self, req.corp));
         let legal = self.legal_rotations_with(map, hex, req.tile, reach.as_ref());
         if legal & (1 << rot) == 0 {
             // Distinguish "no rotation touches the network" from a bad rotation.
@@ -268,22 +297,39 @@ impl Board {
                 legal: (0..6).filter(|r| legal & (1 << r) != 0).collect(),
             });
         }
-        Ok(LayOutcome { cost: Money(old.upgrade_cost), upgrade: old.colour != Colour::White })
+        Ok(LayOutcome {
+            cost: Money(old.upgrade_cost),
+            upgrade: old.colour != Colour::White,
+        })
     }
 
     /// Rotations (bit per rotation) at which `tile` may replace the tile on `hex`, with the
     /// corporation's network when `corp` is given, else only towards existing neighbours.
-    pub fn legal_rotations(&self, map: &MapData, hex: HexIdx, tile: TileId, corp: Option<CorpId>) -> u8 {
+    pub fn legal_rotations(
+        &self,
+        map: &MapData,
+        hex: HexIdx,
+        tile: TileId,
+        corp: Option<CorpId>,
+    ) -> u8 {
         let reach = corp.map(|c| Reach::compute(map, self, c));
         self.legal_rotations_with(map, hex, tile, reach.as_ref())
     }
 
-    fn legal_rotations_with(&self, map: &MapData, hex: HexIdx, tile: TileId, reach: Option<&Reach>) -> u8 {
+    fn legal_rotations_with(
+        &self,
+        map: &MapData,
+        hex: HexIdx,
+        tile: TileId,
+        reach: Option<&Reach>,
+    ) -> u8 {
         let st = &self.hexes[hex.get()];
         let old = map.tile_def(st.tile.def);
         let new = map.tile_def(tile.def);
         let hd = map.hex_def(hex);
-        let linked = (0..6u8).filter(|&e| hd.neighbours[usize::from(e)].is_some()).fold(0u8, |m, e| m | 1 << e);
+        let linked = (0..6u8)
+            .filter(|&e| hd.neighbours[usize::from(e)].is_some())
+            .fold(0u8, |m, e| m | 1 << e);
         let reachable = reach.map_or(linked, |r| r.edges[hex.get()]);
         let mut out = 0u8;
         for r in 0..6u8 {
@@ -306,7 +352,13 @@ impl Board {
     /// returns to the supply unless preprinted; tokens and reservations follow their cities.
     /// Returns the corporations whose tokens were lifted and must be placed again (a multi-city
     /// tile without track getting track), in slot order.
-    pub fn lay(&mut self, map: &MapData, hex: HexIdx, tile: TileId, rotation: Rotation) -> Vec<CorpId> {
+    pub fn lay(
+        &mut self,
+        map: &MapData,
+        hex: HexIdx,
+        tile: TileId,
+        rotation: Rotation,
+    ) -> Vec<CorpId> {
         let old_state = self.hexes[hex.get()];
         let old = map.tile_def(old_state.tile.def);
         let new = map.tile_def(tile.def);
@@ -334,15 +386,15 @@ impl Board {
             }
         }
         let mut used: Vec<usize> = map_to.iter().flatten().copied().collect();
-        for i in 0..old.cities.len().min(MAX_CITIES) {
-            if map_to[i].is_some() {
+        for (i, slot) in map_to.iter_mut().enumerate().take(old.cities.len()) {
+            if slot.is_some() {
                 continue;
             }
             let mut target = (i < new.cities.len()).then_some(i);
             if target.is_some_and(|t| used.contains(&t)) {
                 target = (0..new.cities.len()).find(|c| !used.contains(c));
             }
-            map_to[i] = target;
+            *slot = target;
             if let Some(t) = target {
                 used.push(t);
             }
@@ -352,7 +404,11 @@ impl Board {
         st.rotation = nr;
         st.tokens = [[None; MAX_SLOTS]; MAX_CITIES];
         st.reserved = [[None; MAX_SLOTS]; MAX_CITIES];
-        for (i, target) in map_to.iter().enumerate().take(old.cities.len().min(MAX_CITIES)) {
+        for (i, target) in map_to
+            .iter()
+            .enumerate()
+            .take(old.cities.len().min(MAX_CITIES))
+        {
             if let Some(t) = *target {
                 if t < MAX_CITIES {
                     st.reserved[t] = old_state.reserved[i];
@@ -361,23 +417,32 @@ impl Board {
         }
         let mut lifted = Vec::new();
         let lift = old.paths.is_empty() && !new.paths.is_empty() && new.cities.len() > 1;
-        for (i, target) in map_to.iter().enumerate().take(old.cities.len().min(MAX_CITIES)) {
+        for (i, target) in map_to
+            .iter()
+            .enumerate()
+            .take(old.cities.len().min(MAX_CITIES))
+        {
             for corp in old_state.tokens[i].iter().flatten().copied() {
                 let placed = target.filter(|&t| t < MAX_CITIES && !lift).and_then(|t| {
-                    let slots = usize::from(new.nodes[usize::from(new.cities[t])].slots).min(MAX_SLOTS);
+                    let slots =
+                        usize::from(new.nodes[usize::from(new.cities[t])].slots).min(MAX_SLOTS);
                     let s = free_slot(&st.tokens[t], &st.reserved[t], slots, corp)?;
                     st.tokens[t][s] = Some(corp);
                     Some(t)
                 });
                 let station = self.stations.get_mut(usize::from(corp.0)).and_then(|list| {
-                    list.iter_mut().flatten().find(|s| s.hex == hex && usize::from(s.city) == i)
+                    list.iter_mut()
+                        .flatten()
+                        .find(|s| s.hex == hex && usize::from(s.city) == i)
                 });
                 match (placed, station) {
                     (Some(t), Some(s)) => s.city = t as u8,
                     (None, _) => {
                         lifted.push(corp);
                         if let Some(list) = self.stations.get_mut(usize::from(corp.0)) {
-                            if let Some(slot) = list.iter_mut().find(|s| s.is_some_and(|s| s.hex == hex)) {
+                            if let Some(slot) =
+                                list.iter_mut().find(|s| s.is_some_and(|s| s.hex == hex))
+                            {
                                 *slot = None;
                             }
                         }
@@ -405,9 +470,20 @@ impl Board {
     /// Check a token placement: the city exists, the corporation has no token on the hex, a slot
     /// is free for it, no other corporation's tile-level reservation blocks it, and (when
     /// `check_reach`) the city is reachable from the corporation's stations.
-    pub fn check_token(&self, map: &MapData, corp: CorpId, at: Station, check_reach: bool) -> Result<(), TokenError> {
-        let hexid = map.hexes.get(at.hex.get()).ok_or(TokenError::NoSuchCity)?.id;
-        self.tokenable(map, corp, at).map_err(|e| e.with_hex(hexid))?;
+    pub fn check_token(
+        &self,
+        map: &MapData,
+        corp: CorpId,
+        at: Station,
+        check_reach: bool,
+    ) -> Result<(), TokenError> {
+        let hexid = map
+            .hexes
+            .get(at.hex.get())
+            .ok_or(TokenError::NoSuchCity)?
+            .id;
+        self.tokenable(map, corp, at)
+            .map_err(|e| e.with_hex(hexid))?;
         if check_reach {
             let reach = Reach::compute(map, self, corp);
             let t = map.tile_def(self.hexes[at.hex.get()].tile.def);
@@ -422,13 +498,19 @@ impl Board {
     /// Reference `City#tokenable?` without price/token-count checks. Hex ids in errors are
     /// filled in by the caller.
     fn tokenable(&self, map: &MapData, corp: CorpId, at: Station) -> Result<usize, TokenErrorKind> {
-        let st = self.hexes.get(at.hex.get()).ok_or(TokenErrorKind::NoSuchCity)?;
+        let st = self
+            .hexes
+            .get(at.hex.get())
+            .ok_or(TokenErrorKind::NoSuchCity)?;
         let c = usize::from(at.city);
-        let slots = self.city_slots(map, at.hex, c).ok_or(TokenErrorKind::NoSuchCity)?;
+        let slots = self
+            .city_slots(map, at.hex, c)
+            .ok_or(TokenErrorKind::NoSuchCity)?;
         if c >= MAX_CITIES {
             return Err(TokenErrorKind::NoSuchCity);
         }
-        let slot = free_slot(&st.tokens[c], &st.reserved[c], slots, corp).ok_or(TokenErrorKind::NoSlot)?;
+        let slot =
+            free_slot(&st.tokens[c], &st.reserved[c], slots, corp).ok_or(TokenErrorKind::NoSlot)?;
         if st.tokens.iter().flatten().any(|t| *t == Some(corp)) {
             return Err(TokenErrorKind::AlreadyOnHex);
         }
@@ -442,20 +524,35 @@ impl Board {
 
     /// Place a token (no checks beyond finding the slot). Fills the corporation's lowest unused
     /// token number; clears its reservations on the hex.
-    pub fn place_token(&mut self, map: &MapData, corp: CorpId, at: Station) -> Result<(), TokenError> {
-        let hexid = map.hexes.get(at.hex.get()).ok_or(TokenError::NoSuchCity)?.id;
+    pub fn place_token(
+        &mut self,
+        map: &MapData,
+        corp: CorpId,
+        at: Station,
+    ) -> Result<(), TokenError> {
+        let hexid = map
+            .hexes
+            .get(at.hex.get())
+            .ok_or(TokenError::NoSuchCity)?
+            .id;
         let c = usize::from(at.city);
-        let slots = self.city_slots(map, at.hex, c).ok_or(TokenError::NoSuchCity)?;
+        let slots = self
+            .city_slots(map, at.hex, c)
+            .ok_or(TokenError::NoSuchCity)?;
         if c >= MAX_CITIES {
             return Err(TokenError::NoSuchCity);
         }
         let st = &mut self.hexes[at.hex.get()];
-        let slot = free_slot(&st.tokens[c], &st.reserved[c], slots, corp).ok_or(TokenError::NoSlot(hexid))?;
+        let slot = free_slot(&st.tokens[c], &st.reserved[c], slots, corp)
+            .ok_or(TokenError::NoSlot(hexid))?;
         let ci = usize::from(corp.0);
         if ci >= self.stations.len() {
             self.stations.resize(ci + 1, [None; MAX_TOKENS]);
         }
-        let entry = self.stations[ci].iter_mut().find(|s| s.is_none()).ok_or(TokenError::NoTokenLeft)?;
+        let entry = self.stations[ci]
+            .iter_mut()
+            .find(|s| s.is_none())
+            .ok_or(TokenError::NoTokenLeft)?;
         *entry = Some(at);
         st.tokens[c][slot] = Some(corp);
         for city in st.reserved.iter_mut() {
@@ -472,7 +569,12 @@ impl Board {
     /// Place a corporation's free home token: into its reserved city; on a multi-city hex
     /// with a tile-level reservation, city 0 (the caller asks the player when the tile has
     /// track and several cities, see [`Board::home_needs_choice`]).
-    pub fn place_home_token(&mut self, map: &MapData, corp: CorpId, hex: HexId) -> Result<(), TokenError> {
+    pub fn place_home_token(
+        &mut self,
+        map: &MapData,
+        corp: CorpId,
+        hex: HexId,
+    ) -> Result<(), TokenError> {
         let i = map.hex_index(hex).ok_or(TokenError::NoSuchHex(hex))?;
         let st = &self.hexes[i.get()];
         let city = st
@@ -480,16 +582,27 @@ impl Board {
             .iter()
             .position(|c| c.contains(&Some(corp)))
             .unwrap_or(0);
-        self.place_token(map, corp, Station { hex: i, city: city as u8 })
+        self.place_token(
+            map,
+            corp,
+            Station {
+                hex: i,
+                city: city as u8,
+            },
+        )
     }
 
     /// Whether placing the home token on `hex` needs the owner's choice (several cities and the
     /// tile has track, and no city is reserved for this corporation).
     pub fn home_needs_choice(&self, map: &MapData, corp: CorpId, hex: HexId) -> bool {
-        let Some(i) = map.hex_index(hex) else { return false };
+        let Some(i) = map.hex_index(hex) else {
+            return false;
+        };
         let st = &self.hexes[i.get()];
         let t = map.tile_def(st.tile.def);
-        t.cities.len() > 1 && !t.paths.is_empty() && !st.reserved.iter().any(|c| c.contains(&Some(corp)))
+        t.cities.len() > 1
+            && !t.paths.is_empty()
+            && !st.reserved.iter().any(|c| c.contains(&Some(corp)))
     }
 
     /// Station hexes of a corporation, by token number (the order of the reference's token
@@ -506,7 +619,12 @@ impl Board {
 
     /// The corporation's stations (hex, city), by token number.
     pub fn stations(&self, corp: CorpId) -> impl Iterator<Item = Station> + '_ {
-        self.stations.get(usize::from(corp.0)).into_iter().flatten().flatten().copied()
+        self.stations
+            .get(usize::from(corp.0))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .copied()
     }
 
     /// Whether `corp` has a token in city `city` of `hex`.
@@ -522,7 +640,16 @@ impl Board {
             let t = map.tile_def(self.hexes[h].tile.def);
             t.cities.iter().enumerate().any(|(ci, &node)| {
                 reach.path_nodes[h] & (1 << node) != 0
-                    && self.tokenable(map, corp, Station { hex: HexIdx(h as u16), city: ci as u8 }).is_ok()
+                    && self
+                        .tokenable(
+                            map,
+                            corp,
+                            Station {
+                                hex: HexIdx(h as u16),
+                                city: ci as u8,
+                            },
+                        )
+                        .is_ok()
             })
         })
     }
@@ -547,7 +674,9 @@ impl Board {
             NodeKind::Offboard => true,
             NodeKind::Town => false,
             NodeKind::City => {
-                let Some(ci) = t.cities.iter().position(|&c| c == node) else { return false };
+                let Some(ci) = t.cities.iter().position(|&c| c == node) else {
+                    return false;
+                };
                 if ci >= MAX_CITIES {
                     return false;
                 }

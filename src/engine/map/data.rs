@@ -123,7 +123,11 @@ impl Revenue {
         match self {
             Revenue::Flat(v) => Money(*v),
             Revenue::ByColour(map) => Money(
-                phase_colours.iter().rev().find_map(|c| map.get(c).copied()).unwrap_or(0),
+                phase_colours
+                    .iter()
+                    .rev()
+                    .find_map(|c| map.get(c).copied())
+                    .unwrap_or(0),
             ),
         }
     }
@@ -334,12 +338,17 @@ pub struct TileDef {
 impl TileDef {
     /// Node index of the city with the given part index.
     pub fn city_by_part(&self, part: u8) -> Option<usize> {
-        self.cities.iter().position(|&n| self.nodes[usize::from(n)].part == part)
+        self.cities
+            .iter()
+            .position(|&n| self.nodes[usize::from(n)].part == part)
     }
 
     /// Rotated exits (each edge once).
     pub fn exits(&self, rotation: u8) -> u8 {
-        self.paths.iter().flat_map(|p| p.edges(rotation)).fold(0, |m, e| m | 1 << e)
+        self.paths
+            .iter()
+            .flat_map(|p| p.edges(rotation))
+            .fold(0, |m, e| m | 1 << e)
     }
 
     /// Rotated exits of the paths touching node `node`.
@@ -424,7 +433,8 @@ pub struct MapData {
 impl MapData {
     /// Parse a map data file.
     pub fn from_json(text: &str) -> Result<MapData, MapDataError> {
-        let raw: RawMap = serde_json::from_str(text).map_err(|e| MapDataError::Json(e.to_string()))?;
+        let raw: RawMap =
+            serde_json::from_str(text).map_err(|e| MapDataError::Json(e.to_string()))?;
         let mut tiles = raw.tiles;
         let mut by_name = BTreeMap::new();
         for (i, t) in tiles.iter_mut().enumerate() {
@@ -434,21 +444,32 @@ impl MapData {
             t.towns = t.nodes.iter().filter(|n| n.kind == NodeKind::Town).count() as u8;
             for p in &t.paths {
                 if p.nodes().any(|n| usize::from(n) >= t.nodes.len()) {
-                    return Err(MapDataError::Invalid(format!("tile {} has a path to a missing node", t.name)));
+                    return Err(MapDataError::Invalid(format!(
+                        "tile {} has a path to a missing node",
+                        t.name
+                    )));
                 }
             }
-            let id = TileDefId(u16::try_from(i).map_err(|_| MapDataError::Invalid("too many tiles".into()))?);
+            let id = TileDefId(
+                u16::try_from(i).map_err(|_| MapDataError::Invalid("too many tiles".into()))?,
+            );
             if by_name.insert(t.name.clone(), id).is_some() {
-                return Err(MapDataError::Invalid(format!("tile {} defined twice", t.name)));
+                return Err(MapDataError::Invalid(format!(
+                    "tile {} defined twice",
+                    t.name
+                )));
             }
         }
         let mut hexes = Vec::with_capacity(raw.hexes.len());
         let mut by_coord = BTreeMap::new();
         for (i, h) in raw.hexes.iter().enumerate() {
-            let id: HexId = h.coord.parse().map_err(|e| MapDataError::Invalid(format!("{e}")))?;
-            let def = *by_name
-                .get(&h.tile)
-                .ok_or_else(|| MapDataError::Invalid(format!("hex {} uses unknown tile {}", h.coord, h.tile)))?;
+            let id: HexId = h
+                .coord
+                .parse()
+                .map_err(|e| MapDataError::Invalid(format!("{e}")))?;
+            let def = *by_name.get(&h.tile).ok_or_else(|| {
+                MapDataError::Invalid(format!("hex {} uses unknown tile {}", h.coord, h.tile))
+            })?;
             let mut impassable = 0u8;
             for b in &h.borders {
                 if b.kind == "impassable" && b.edge < 6 {
@@ -470,18 +491,30 @@ impl MapData {
             let id = hexes[i].id;
             for (e, (dl, dn)) in offsets.iter().enumerate() {
                 let letter = i16::from(id.letter) + dl;
-                let Ok(letter) = u8::try_from(letter) else { continue };
-                let Some(&n) = by_coord.get(&HexId::new(letter, id.number + dn)) else { continue };
+                let Ok(letter) = u8::try_from(letter) else {
+                    continue;
+                };
+                let Some(&n) = by_coord.get(&HexId::new(letter, id.number + dn)) else {
+                    continue;
+                };
                 hexes[i].all_neighbours[e] = Some(n);
                 let ntile = &tiles[usize::from(hexes[n.get()].tile.def.0)];
                 let facing = ((e + 3) % 6) as u8;
-                let blocked_by_colour = ntile.colour.is_impassable() && ntile.exits(0) & (1 << facing) == 0;
+                let blocked_by_colour =
+                    ntile.colour.is_impassable() && ntile.exits(0) & (1 << facing) == 0;
                 if !blocked_by_colour && hexes[i].impassable & (1 << e) == 0 {
                     hexes[i].neighbours[e] = Some(n);
                 }
             }
         }
-        Ok(MapData { title: raw.title, layout: raw.layout, tiles, hexes, by_coord, by_name })
+        Ok(MapData {
+            title: raw.title,
+            layout: raw.layout,
+            tiles,
+            hexes,
+            by_coord,
+            by_name,
+        })
     }
 
     /// The index of a hex, if it is on the map.

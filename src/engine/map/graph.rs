@@ -129,12 +129,17 @@ impl Reach {
                             if Some(e) == skip {
                                 continue;
                             }
-                            let Some(nb) = hd.neighbours[usize::from(e)] else { continue };
+                            let Some(nb) = hd.neighbours[usize::from(e)] else {
+                                continue;
+                            };
                             let facing = (e + 3) % 6;
                             let nst = &board.hexes[nb.get()];
                             let nt = map.tile_def(nst.tile.def);
                             for (qi, q) in nt.paths.iter().enumerate() {
-                                let touches = q.ends().iter().any(|&x| x.rotated(nst.rotation) == End::Edge(facing));
+                                let touches = q
+                                    .ends()
+                                    .iter()
+                                    .any(|&x| x.rotated(nst.rotation) == End::Edge(facing));
                                 if touches && p.gauge.joins(q.gauge) {
                                     stack.push(Item::Path(nb.0, qi as u8, Some(facing)));
                                 }

@@ -11,13 +11,17 @@ mod graph;
 mod route;
 mod tile;
 
-pub use board::{Board, LayOutcome, LayRequest, Station, TokenError, TrackError, MAX_CITIES, MAX_SLOTS, MAX_TOKENS};
+pub use board::{
+    Board, LayOutcome, LayRequest, Station, TokenError, TrackError, MAX_CITIES, MAX_SLOTS,
+    MAX_TOKENS,
+};
 pub use data::{
-    jr30, Colour, End, Gauge, HexDef, HexIdx, Layout, MapData, MapDataError, NodeDef, NodeKind, PathDef, Revenue,
-    RouteUse, TileDef,
+    jr30, Colour, End, Gauge, HexDef, HexIdx, Layout, MapData, MapDataError, NodeDef, NodeKind,
+    PathDef, Revenue, RouteUse, TileDef,
 };
 pub use route::{
-    jr30_port_rule, plain_revenue, RevenueHook, RouteError, RouteErrorKind, RouteRevenue, Stop, TrainRoute,
+    jr30_port_rule, plain_revenue, RevenueHook, RouteError, RouteErrorKind, RouteRevenue, Stop,
+    TrainRoute,
 };
 pub use tile::{upgrade_fault, UpgradeFault};
 

@@ -42,7 +42,9 @@ pub fn plain_revenue(_stops: &[Stop<'_>], sum: Money) -> Result<Money, RouteErro
 /// 1836Jr30 port rule: a route with a port needs at least 3 stops; the port's value is replaced
 /// by its value times the number of stops that are cities holding the runner's token.
 pub fn jr30_port_rule(stops: &[Stop<'_>], sum: Money) -> Result<Money, RouteErrorKind> {
-    let Some(port) = stops.iter().find(|s| s.node.in_group("port")) else { return Ok(sum) };
+    let Some(port) = stops.iter().find(|s| s.node.in_group("port")) else {
+        return Ok(sum);
+    };
     if stops.len() < 3 {
         return Err(RouteErrorKind::PortNeedsThreeStops(port.hex));
     }
@@ -150,8 +152,14 @@ impl Board {
         for (ri, r) in routes.iter().enumerate() {
             let err = |kind| RouteError { route: ri, kind };
             let other: Vec<PathRef> = all_paths.iter().flatten().copied().collect();
-            let c = self.connection_data(map, corp, r.spec, &other).map_err(err)?;
-            all_paths.push(c.iter().flat_map(|c| c.chain.paths.iter().copied()).collect());
+            let c = self
+                .connection_data(map, corp, r.spec, &other)
+                .map_err(err)?;
+            all_paths.push(
+                c.iter()
+                    .flat_map(|c| c.chain.paths.iter().copied())
+                    .collect(),
+            );
             conns.push(c);
         }
         // Track may be used once in the whole run (reference `check_overlap`).
@@ -161,7 +169,8 @@ impl Board {
             for &(h, pi) in paths {
                 let st = &self.hexes[usize::from(h)];
                 let p = &map.tile_def(st.tile.def).paths[usize::from(pi)];
-                let mut keys: Vec<(u16, u8, u8)> = p.edges(st.rotation).map(|e| (h, 0, e)).collect();
+                let mut keys: Vec<(u16, u8, u8)> =
+                    p.edges(st.rotation).map(|e| (h, 0, e)).collect();
                 if p.nodes().count() > 1 {
                     keys.push((h, 1, pi));
                 }
@@ -177,7 +186,10 @@ impl Board {
         let mut out = Vec::with_capacity(routes.len());
         for (ri, (r, c)) in routes.iter().zip(&conns).enumerate() {
             let err = |kind| RouteError { route: ri, kind };
-            out.push(self.evaluate(map, corp, r, c, overlap[ri], phase_colours, hook).map_err(err)?);
+            out.push(
+                self.evaluate(map, corp, r, c, overlap[ri], phase_colours, hook)
+                    .map_err(err)?,
+            );
         }
         Ok(out)
     }
@@ -210,12 +222,17 @@ impl Board {
             .map(|&(h, n)| {
                 let t = self.tile_def(map, HexIdx(h));
                 let node = &t.nodes[usize::from(n)];
-                let tokened = t
-                    .cities
-                    .iter()
-                    .position(|&c| c == n)
-                    .is_some_and(|ci| ci < MAX_CITIES && self.city_tokened_by(HexIdx(h), ci, corp));
-                Stop { hex: hex_id(h), part: node.part, node, value: node.revenue.value(phase_colours), tokened_by_runner: tokened }
+                let tokened =
+                    t.cities.iter().position(|&c| c == n).is_some_and(|ci| {
+                        ci < MAX_CITIES && self.city_tokened_by(HexIdx(h), ci, corp)
+                    });
+                Stop {
+                    hex: hex_id(h),
+                    part: node.part,
+                    node,
+                    value: node.revenue.value(phase_colours),
+                    tokened_by_runner: tokened,
+                }
             })
             .collect();
         if !info.iter().any(|s| s.tokened_by_runner) {
@@ -257,7 +274,10 @@ impl Board {
             seen.push(c.right);
         }
         if stops.len() as u32 > r.distance {
-            return Err(RouteErrorKind::TooLong { stops: stops.len() as u32, distance: r.distance });
+            return Err(RouteErrorKind::TooLong {
+                stops: stops.len() as u32,
+                distance: r.distance,
+            });
         }
         if let Some(h) = overlap {
             return Err(RouteErrorKind::TrackReused(h));
@@ -273,7 +293,10 @@ impl Board {
         }
         let sum: Money = info.iter().map(|s| s.value).sum();
         let revenue = hook(&info, sum)?;
-        Ok(RouteRevenue { revenue, stops: info.iter().map(|s| (s.hex, s.part)).collect() })
+        Ok(RouteRevenue {
+            revenue,
+            stops: info.iter().map(|s| (s.hex, s.part)).collect(),
+        })
     }
 
     /// Reference `Route#connection_data`: match each connection to track, join them.
@@ -310,7 +333,11 @@ impl Board {
                     .iter()
                     .find(|c| c.nodes.iter().any(|&n| tokened(n)) && disjoint(&c.paths, other))
                     .ok_or(RouteErrorKind::NoToken)?;
-                out.push(Conn { left: chain.nodes[0], right: chain.nodes[1], chain: chain.clone() });
+                out.push(Conn {
+                    left: chain.nodes[0],
+                    right: chain.nodes[1],
+                    chain: chain.clone(),
+                });
             }
             _ => {
                 let mut other: Vec<PathRef> = other.to_vec();
@@ -330,13 +357,26 @@ impl Board {
                             if !disjoint(&b.paths, &other) || !disjoint(&a.paths, &b.paths) {
                                 continue;
                             }
-                            let middle: Vec<NodeRef> = a.nodes.iter().copied().filter(|n| b.nodes.contains(n)).collect();
+                            let middle: Vec<NodeRef> = a
+                                .nodes
+                                .iter()
+                                .copied()
+                                .filter(|n| b.nodes.contains(n))
+                                .collect();
                             if middle.len() != 1 {
                                 continue;
                             }
                             let mid = middle[0];
-                            let left = if a.nodes[0] == mid { a.nodes[1] } else { a.nodes[0] };
-                            let right = if b.nodes[0] == mid { b.nodes[1] } else { b.nodes[0] };
+                            let left = if a.nodes[0] == mid {
+                                a.nodes[1]
+                            } else {
+                                a.nodes[0]
+                            };
+                            let right = if b.nodes[0] == mid {
+                                b.nodes[1]
+                            } else {
+                                b.nodes[0]
+                            };
                             let score = [left, right, mid].iter().filter(|&&n| sig(n)).count();
                             count += 1;
                             // First candidate, or (with stored signatures) the first best match.
@@ -354,9 +394,17 @@ impl Board {
                     let a = &possibilities[i][ai];
                     let b = &possibilities[i + 1][bi];
                     if i == 0 {
-                        out.push(Conn { left, right: mid, chain: a.clone() });
+                        out.push(Conn {
+                            left,
+                            right: mid,
+                            chain: a.clone(),
+                        });
                     }
-                    out.push(Conn { left: mid, right, chain: b.clone() });
+                    out.push(Conn {
+                        left: mid,
+                        right,
+                        chain: b.clone(),
+                    });
                     other.extend_from_slice(&a.paths);
                 }
             }
@@ -389,12 +437,23 @@ impl Board {
                     if !p.nodes().any(|n| n == s) {
                         continue;
                     }
-                    let mut w = Walk { board: self, map, hexes, end: (hk.0, e), stack: Vec::new(), counter: Vec::new(), found: &mut found };
+                    let mut w = Walk {
+                        board: self,
+                        map,
+                        hexes,
+                        end: (hk.0, e),
+                        stack: Vec::new(),
+                        counter: Vec::new(),
+                        found: &mut found,
+                    };
                     w.walk(h0.0, pi as u8, None);
                 }
                 // Reference sorts by path count; all matches have the segment's length.
                 for paths in found {
-                    out.push(Chain { nodes: [(h0.0, s), (hk.0, e)], paths });
+                    out.push(Chain {
+                        nodes: [(h0.0, s), (hk.0, e)],
+                        paths,
+                    });
                 }
             }
         }
@@ -425,7 +484,10 @@ impl Walk<'_, '_> {
             return;
         }
         self.stack.push((h, pi));
-        if h == self.end.0 && p.nodes().any(|n| n == self.end.1) && self.stack.len() == self.hexes.len() {
+        if h == self.end.0
+            && p.nodes().any(|n| n == self.end.1)
+            && self.stack.len() == self.hexes.len()
+        {
             self.found.push(self.stack.clone());
         }
         let hd = &self.map.hexes[usize::from(h)];
@@ -433,13 +495,18 @@ impl Walk<'_, '_> {
             if Some(e) == skip {
                 continue;
             }
-            let Some(nb) = hd.neighbours[usize::from(e)] else { continue };
+            let Some(nb) = hd.neighbours[usize::from(e)] else {
+                continue;
+            };
             let facing = (e + 3) % 6;
             self.counter.push((h, e));
             let nst = &self.board.hexes[nb.get()];
             let nt = self.map.tile_def(nst.tile.def);
             for (qi, q) in nt.paths.iter().enumerate() {
-                let touches = q.ends().iter().any(|&x| x.rotated(nst.rotation) == End::Edge(facing));
+                let touches = q
+                    .ends()
+                    .iter()
+                    .any(|&x| x.rotated(nst.rotation) == End::Edge(facing));
                 if touches && p.gauge.joins(q.gauge) {
                     self.walk(nb.0, qi as u8, Some(facing));
                 }

@@ -31,7 +31,14 @@ fn end_le(a_tile: &TileDef, a: End, b_tile: &TileDef, b: End) -> bool {
 
 /// Reference `Path#<=`: every end of `p` (rotated by `pr`) matches an end of `q` (rotated by
 /// `qr`), and the gauges fit.
-pub(crate) fn path_le(pt: &TileDef, p: &PathDef, pr: u8, qt: &TileDef, q: &PathDef, qr: u8) -> bool {
+pub(crate) fn path_le(
+    pt: &TileDef,
+    p: &PathDef,
+    pr: u8,
+    qt: &TileDef,
+    q: &PathDef,
+    qr: u8,
+) -> bool {
     let q_ends = [q.a.rotated(qr), q.b.rotated(qr)];
     p.ends()
         .iter()
@@ -72,7 +79,12 @@ fn rotate_mask(mask: u8, ticks: u8) -> u8 {
 
 /// Reference `upgrades_to?` (non-special): legal for *some* rotation. `from_rot` is the rotation
 /// of the tile on the hex, `to_rot` the rotation of the new tile.
-pub fn upgrade_fault(from: &TileDef, from_rot: u8, to: &TileDef, to_rot: u8) -> Option<UpgradeFault> {
+pub fn upgrade_fault(
+    from: &TileDef,
+    from_rot: u8,
+    to: &TileDef,
+    to_rot: u8,
+) -> Option<UpgradeFault> {
     if !from.colour.upgrades_to(to.colour) {
         return Some(UpgradeFault::Colour);
     }
@@ -89,7 +101,8 @@ pub fn upgrade_fault(from: &TileDef, from_rot: u8, to: &TileDef, to_rot: u8) -> 
         let old = city_town_edges(from, from_rot);
         let new = city_town_edges(to, to_rot);
         let fits = (0..6).any(|r| {
-            old.iter().all(|&o| new.iter().any(|&n| rotate_mask(o, r) & !n == 0))
+            old.iter()
+                .all(|&o| new.iter().any(|&n| rotate_mask(o, r) & !n == 0))
         });
         if !fits {
             return Some(UpgradeFault::CityGrouping);
@@ -117,7 +130,10 @@ pub(crate) fn rotation_keeps_old(from: &TileDef, fr: u8, to: &TileDef, tr: u8) -
     let old = city_town_edges(from, fr);
     let new = city_town_edges(to, tr);
     let added = new.len().saturating_sub(old.len());
-    let unrelated = new.iter().filter(|&&n| old.iter().all(|&o| n & o == 0)).count();
+    let unrelated = new
+        .iter()
+        .filter(|&&n| old.iter().all(|&o| n & o == 0))
+        .count();
     if unrelated > added {
         return false;
     }
@@ -194,7 +210,12 @@ mod tests {
             ("58", &[]),
         ];
         let m = jr30();
-        let manifest: Vec<&str> = m.tiles.iter().filter(|t| !t.preprinted).map(|t| t.name.as_str()).collect();
+        let manifest: Vec<&str> = m
+            .tiles
+            .iter()
+            .filter(|t| !t.preprinted)
+            .map(|t| t.name.as_str())
+            .collect();
         for (from, tos) in expected {
             let got: Vec<&str> = manifest.iter().copied().filter(|to| up(from, to)).collect();
             assert_eq!(&got, tos, "upgrades of {from}");
