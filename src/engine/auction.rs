@@ -41,7 +41,9 @@ pub(crate) struct AuctionRound {
 
 impl AuctionRound {
     pub(crate) fn new(game: &Game) -> AuctionRound {
-        let mut companies: Vec<CompanyId> = (0..game.title.companies.len()).map(|i| CompanyId(i as u8)).collect();
+        let mut companies: Vec<CompanyId> = (0..game.title.companies.len())
+            .map(|i| CompanyId(i as u8))
+            .collect();
         companies.sort_by_key(|c| game.title.company(*c).value);
         AuctionRound {
             cheapest: companies.first().copied(),
@@ -153,7 +155,9 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
     }
     if let Some((_, corp)) = round_ref(game).pending_par {
         return match action {
-            Action::Par { corp: c, cell, .. } if *c == corp => pending_par(game, player, corp, cell),
+            Action::Par { corp: c, cell, .. } if *c == corp => {
+                pending_par(game, player, corp, cell)
+            }
             _ => Err(RuleViolation::WrongStep {
                 action: action.type_name(),
                 step: "par after a private",
@@ -162,7 +166,11 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
         };
     }
     match action {
-        Action::Bid { target: BidTarget::Company(company), price, .. } => bid(game, player, *company, *price)?,
+        Action::Bid {
+            target: BidTarget::Company(company),
+            price,
+            ..
+        } => bid(game, player, *company, *price)?,
         Action::Pass { .. } => pass(game, player),
         _ => {
             return Err(RuleViolation::WrongStep {
@@ -179,7 +187,9 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
 fn not_your_turn(game: &Game, actor: Entity, acting: Option<PlayerId>) -> RuleViolation {
     RuleViolation::NotYourTurn {
         actor: game.entity_name(actor),
-        expected: acting.map(|p| game.player(p).name.clone()).unwrap_or_else(|| "nobody".into()),
+        expected: acting
+            .map(|p| game.player(p).name.clone())
+            .unwrap_or_else(|| "nobody".into()),
     }
 }
 
@@ -189,7 +199,12 @@ fn next_seat(game: &mut Game) {
     a.entity_index = (a.entity_index + 1) % n;
 }
 
-fn bid(game: &mut Game, player: PlayerId, company: CompanyId, price: Money) -> Result<(), RuleViolation> {
+fn bid(
+    game: &mut Game,
+    player: PlayerId,
+    company: CompanyId,
+    price: Money,
+) -> Result<(), RuleViolation> {
     let a = round_ref(game).clone();
     if !a.companies.contains(&company) {
         return Err(RuleViolation::Auction(format!(
@@ -227,7 +242,12 @@ fn bid(game: &mut Game, player: PlayerId, company: CompanyId, price: Money) -> R
     Ok(())
 }
 
-fn add_bid(game: &mut Game, player: PlayerId, company: CompanyId, price: Money) -> Result<(), RuleViolation> {
+fn add_bid(
+    game: &mut Game,
+    player: PlayerId,
+    company: CompanyId,
+    price: Money,
+) -> Result<(), RuleViolation> {
     let a = round_ref(game);
     let min = a.min_bid(game, company);
     if price < min {
@@ -253,7 +273,9 @@ fn add_bid(game: &mut Game, player: PlayerId, company: CompanyId, price: Money) 
 
 fn pass(game: &mut Game, player: PlayerId) {
     if let Some(company) = round_ref(game).auctioning() {
-        round(game).bids_for_mut(company).retain(|b| b.player != player);
+        round(game)
+            .bids_for_mut(company)
+            .retain(|b| b.player != player);
         // One remaining bid buys at once; the cascade may continue.
         let _ = resolve_bids(game);
         return;
@@ -296,7 +318,12 @@ fn resolve_bids(game: &mut Game) -> Result<(), RuleViolation> {
     Ok(())
 }
 
-fn buy_company(game: &mut Game, player: PlayerId, company: CompanyId, price: Money) -> Result<(), RuleViolation> {
+fn buy_company(
+    game: &mut Game,
+    player: PlayerId,
+    company: CompanyId,
+    price: Money,
+) -> Result<(), RuleViolation> {
     let max = round_ref(game).max_bid(game, player, company);
     if max < price {
         return Err(RuleViolation::InsufficientCash {
@@ -313,11 +340,19 @@ fn buy_company(game: &mut Game, player: PlayerId, company: CompanyId, price: Mon
     round(game).bids.retain(|(c, _)| *c != company);
     for ability in &game.title.company(company).abilities {
         if let Ability::Shares { share } = ability {
-            let Some(share) = parse_share(game, share) else { continue };
+            let Some(share) = parse_share(game, share) else {
+                continue;
+            };
             if share.index == 0 {
                 round(game).pending_par = Some((player, share.corp));
             } else {
-                game.transfer_shares(share.corp, &[share], Holder::Ipo(share.corp), Holder::Player(player), 10);
+                game.transfer_shares(
+                    share.corp,
+                    &[share],
+                    Holder::Ipo(share.corp),
+                    Holder::Player(player),
+                    10,
+                );
             }
         }
     }
@@ -326,15 +361,29 @@ fn buy_company(game: &mut Game, player: PlayerId, company: CompanyId, price: Mon
 
 fn parse_share(game: &Game, text: &str) -> Option<ShareId> {
     let (sym, index) = text.rsplit_once('_')?;
-    Some(ShareId { corp: game.title.corp_by_sym(sym)?, index: index.parse().ok()? })
+    Some(ShareId {
+        corp: game.title.corp_by_sym(sym)?,
+        index: index.parse().ok()?,
+    })
 }
 
-fn pending_par(game: &mut Game, player: PlayerId, corp: CorpId, cell: &MarketCell) -> Result<(), RuleViolation> {
+fn pending_par(
+    game: &mut Game,
+    player: PlayerId,
+    corp: CorpId,
+    cell: &MarketCell,
+) -> Result<(), RuleViolation> {
     game.check_par_cell(cell)?;
     game.set_par(corp, cell);
     let cert = ShareId { corp, index: 0 };
     let pct = game.share_percent(cert);
-    game.transfer_shares(corp, &[cert], Holder::Ipo(corp), Holder::Player(player), pct);
+    game.transfer_shares(
+        corp,
+        &[cert],
+        Holder::Ipo(corp),
+        Holder::Player(player),
+        pct,
+    );
     game.check_float(corp);
     round(game).pending_par = None;
     finish_if_done(game);
@@ -378,7 +427,10 @@ impl Game {
 
     /// Puts a corporation's marker on its par cell and marks it started.
     pub(crate) fn set_par(&mut self, corp: CorpId, cell: &MarketCell) {
-        let pos = MarketPos { row: cell.row, column: cell.column };
+        let pos = MarketPos {
+            row: cell.row,
+            column: cell.column,
+        };
         self.place_marker(corp, pos);
         let c = self.corp_mut(corp);
         c.par_price = Some(cell.price);
@@ -393,7 +445,9 @@ impl Game {
                 continue;
             }
             let key = match c.owner {
-                CompanyOwner::Player(p) => (0, self.seats.iter().position(|s| *s == p).unwrap_or(0)),
+                CompanyOwner::Player(p) => {
+                    (0, self.seats.iter().position(|s| *s == p).unwrap_or(0))
+                }
                 CompanyOwner::Corporation(corp) => (1, corp.0 as usize),
                 CompanyOwner::Unsold => continue,
             };
@@ -421,7 +475,12 @@ fn finish_if_done(game: &mut Game) {
         return;
     }
     let index = a.entity_index;
-    let active: Vec<PlayerId> = game.seats.iter().copied().filter(|p| !game.player(*p).bankrupt).collect();
+    let active: Vec<PlayerId> = game
+        .seats
+        .iter()
+        .copied()
+        .filter(|p| !game.player(*p).bankrupt)
+        .collect();
     if let Some(&first) = active.get(index % active.len().max(1)) {
         let pos = game.seats.iter().position(|p| *p == first).unwrap_or(0);
         game.seats.rotate_left(pos);

@@ -26,14 +26,23 @@ impl Game {
         let (r, c) = (from.row as i32, from.column as i32);
         let rows = self.title.market.len() as i32;
         match movement {
-            MarketMove::Up => MarketPos { row: (r - 1).max(0) as u8, column: from.column },
+            MarketMove::Up => MarketPos {
+                row: (r - 1).max(0) as u8,
+                column: from.column,
+            },
             MarketMove::Down => {
                 let row = if r + 1 < rows { r + 1 } else { r };
-                MarketPos { row: row as u8, column: from.column }
+                MarketPos {
+                    row: row as u8,
+                    column: from.column,
+                }
             }
             MarketMove::Left => {
                 if c > 0 && self.cell_exists(r, c - 1) {
-                    MarketPos { row: from.row, column: (c - 1) as u8 }
+                    MarketPos {
+                        row: from.row,
+                        column: (c - 1) as u8,
+                    }
                 } else {
                     self.target(from, MarketMove::Down)
                 }
@@ -42,7 +51,10 @@ impl Game {
                 if c + 1 >= self.title.market[r as usize].len() as i32 {
                     self.target(from, MarketMove::Up)
                 } else {
-                    MarketPos { row: from.row, column: (c + 1) as u8 }
+                    MarketPos {
+                        row: from.row,
+                        column: (c + 1) as u8,
+                    }
                 }
             }
         }
@@ -69,7 +81,11 @@ impl Game {
         }
         self.market_cells.entry(to).or_default().push(corp);
         self.corp_mut(corp).share_price = Some(to);
-        if self.title.cell(to.row, to.column).is_some_and(|c| c.end_game) {
+        if self
+            .title
+            .cell(to.row, to.column)
+            .is_some_and(|c| c.end_game)
+        {
             self.market_end_reached = true;
         }
     }
@@ -84,6 +100,12 @@ impl Game {
             .get(&pos)
             .and_then(|l| l.iter().position(|x| *x == corp))
             .unwrap_or(0);
-        (-price, -(pos.column as i32), pos.row, arrival, self.title.corp(corp).sym.clone())
+        (
+            -price,
+            -(pos.column as i32),
+            pos.row,
+            arrival,
+            self.title.corp(corp).sym.clone(),
+        )
     }
 }

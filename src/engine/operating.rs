@@ -12,7 +12,9 @@ use crate::engine::shares::Holder;
 use crate::engine::state::{CompanyOwner, GameEndReason, TrainOwner};
 use crate::engine::title::{Ability, TrainEvent};
 use crate::engine::{Game, Round, RuleViolation};
-use crate::ids::{CityRef, CompanyId, CorpId, HexId, Money, PlayerId, Rotation, TileId, TrainId, TrainKind};
+use crate::ids::{
+    CityRef, CompanyId, CorpId, HexId, Money, PlayerId, Rotation, TileId, TrainId, TrainKind,
+};
 
 /// Where a corporation's turn stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,7 +170,9 @@ impl Game {
             if or(self).discarding.is_some() || !or(self).pending_tokens.is_empty() {
                 return;
             }
-            let Some(corp) = or(self).current() else { return };
+            let Some(corp) = or(self).current() else {
+                return;
+            };
             let step = or(self).step;
             let waits = match step {
                 OrStep::HomeToken => true,
@@ -242,7 +246,9 @@ impl Game {
         if or(self).teleport.is_some() {
             return true;
         }
-        let Some(price) = self.next_token_price(corp) else { return false };
+        let Some(price) = self.next_token_price(corp) else {
+            return false;
+        };
         self.corp(corp).cash >= price && self.board.has_reachable_token_city(self.title.map, corp)
     }
 
@@ -275,14 +281,20 @@ impl Game {
     /// type in the pool.
     fn depot_offer(&self) -> Vec<TrainId> {
         let mut out: Vec<TrainId> = Vec::new();
-        let upcoming: Vec<&crate::engine::state::Train> =
-            self.trains.iter().filter(|t| t.owner == TrainOwner::Depot).collect();
+        let upcoming: Vec<&crate::engine::state::Train> = self
+            .trains
+            .iter()
+            .filter(|t| t.owner == TrainOwner::Depot)
+            .collect();
         if let Some(first) = upcoming.first() {
             out.push(first.id);
         }
         for t in &upcoming {
             let def = self.title.train(t.id.kind);
-            let available = def.available_on.as_ref().is_some_and(|on| self.phase_reached(on));
+            let available = def
+                .available_on
+                .as_ref()
+                .is_some_and(|on| self.phase_reached(on));
             if available && !out.iter().any(|o| o.kind == t.id.kind) {
                 out.push(t.id);
             }
@@ -302,7 +314,11 @@ impl Game {
     }
 
     fn phase_reached(&self, name: &str) -> bool {
-        self.title.phases.iter().position(|p| p.name == name).is_some_and(|i| i <= self.phase)
+        self.title
+            .phases
+            .iter()
+            .position(|p| p.name == name)
+            .is_some_and(|i| i <= self.phase)
     }
 
     fn others_trains(&self, corp: CorpId) -> Vec<TrainId> {
@@ -314,7 +330,10 @@ impl Game {
     }
 
     fn min_train_price(&self, corp: CorpId) -> Option<Money> {
-        let depot = self.depot_offer().into_iter().map(|t| self.title.train(t.kind).price);
+        let depot = self
+            .depot_offer()
+            .into_iter()
+            .map(|t| self.title.train(t.kind).price);
         let others = self.others_trains(corp).into_iter().map(|_| Money(1));
         depot.chain(others).min()
     }
@@ -325,8 +344,15 @@ impl Game {
 
     fn can_buy_train(&self, corp: CorpId) -> bool {
         let room = self.corp(corp).trains.len() < self.train_limit();
-        let normal = room && self.min_train_price(corp).is_some_and(|p| self.corp(corp).cash >= p);
-        normal || self.discountable_trains(corp).iter().any(|(_, _, price)| self.corp(corp).cash >= *price)
+        let normal = room
+            && self
+                .min_train_price(corp)
+                .is_some_and(|p| self.corp(corp).cash >= p);
+        normal
+            || self
+                .discountable_trains(corp)
+                .iter()
+                .any(|(_, _, price)| self.corp(corp).cash >= *price)
     }
 
     /// (new train, traded train, price) for every trade-in the corporation could make.
@@ -355,23 +381,30 @@ impl Game {
     fn company_step_waits(&self, corp: CorpId) -> bool {
         let cash = self.corp(corp).cash;
         if self.companies_buyable() {
-            let any = (0..self.companies.len()).map(|i| CompanyId(i as u8)).any(|c| {
-                matches!(self.company(c).owner, CompanyOwner::Player(_))
-                    && !self.company(c).closed
-                    && !self.company_no_buy(c)
-                    && Money((self.title.company(c).value.0 + 1) / 2) <= cash
-            });
+            let any = (0..self.companies.len())
+                .map(|i| CompanyId(i as u8))
+                .any(|c| {
+                    matches!(self.company(c).owner, CompanyOwner::Player(_))
+                        && !self.company(c).closed
+                        && !self.company_no_buy(c)
+                        && Money((self.title.company(c).value.0 + 1) / 2) <= cash
+                });
             if any {
                 return true;
             }
         }
-        self.corp(corp).companies.iter().any(|c| {
-            !self.company(*c).closed && self.company(*c).uses_left > 0
-        })
+        self.corp(corp)
+            .companies
+            .iter()
+            .any(|c| !self.company(*c).closed && self.company(*c).uses_left > 0)
     }
 
     fn company_no_buy(&self, company: CompanyId) -> bool {
-        self.title.company(company).abilities.iter().any(|a| matches!(a, Ability::NoBuy))
+        self.title
+            .company(company)
+            .abilities
+            .iter()
+            .any(|a| matches!(a, Ability::NoBuy))
     }
 
     // ----- home tokens ---------------------------------------------------------------------
@@ -383,7 +416,11 @@ impl Game {
             return false;
         }
         // A home city already filled (cannot happen with reservations) leaves the token unused.
-        if self.board.place_home_token(self.title.map, corp, hex).is_ok() {
+        if self
+            .board
+            .place_home_token(self.title.map, corp, hex)
+            .is_ok()
+        {
             self.corp_mut(corp).tokens_unused -= 1;
         }
         true
@@ -413,15 +450,17 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
         return Err(RuleViolation::GameOver);
     };
     // A private's owner may exchange it at any time (GCB).
-    if let (Entity::Company(company), Action::BuyShares { shares, .. }) = (action.entity(), action) {
+    if let (Entity::Company(company), Action::BuyShares { shares, .. }) = (action.entity(), action)
+    {
         crate::engine::stock::exchange(game, company, shares)?;
         return Ok(());
     }
     if let Some(discarding) = or(game).discarding {
         return match action {
-            Action::DiscardTrain { entity: Entity::Corporation(c), train } if *c == discarding => {
-                discard_train(game, discarding, *train)
-            }
+            Action::DiscardTrain {
+                entity: Entity::Corporation(c),
+                train,
+            } if *c == discarding => discard_train(game, discarding, *train),
             _ => Err(RuleViolation::WrongStep {
                 action: action.type_name(),
                 step: "discard train",
@@ -431,7 +470,11 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
     }
     if let Some(&(owner, hex)) = or(game).pending_tokens.first() {
         return match action {
-            Action::PlaceToken { entity: Entity::Corporation(c), city, .. } if *c == owner || *c == corp => {
+            Action::PlaceToken {
+                entity: Entity::Corporation(c),
+                city,
+                ..
+            } if *c == owner || *c == corp => {
                 replace_lifted_token(game, owner, hex, *city)?;
                 game.skip_steps();
                 Ok(())
@@ -445,8 +488,16 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
     }
     let step = or(game).step;
     // Emergency sales and bankruptcy come from the president during the train step.
-    if let Action::SellShares { entity: Entity::Player(p), shares, percent } = action {
-        if step == OrStep::BuyTrain && game.corp(corp).president == Some(*p) && game.must_buy_train(corp) {
+    if let Action::SellShares {
+        entity: Entity::Player(p),
+        shares,
+        percent,
+    } = action
+    {
+        if step == OrStep::BuyTrain
+            && game.corp(corp).president == Some(*p)
+            && game.must_buy_train(corp)
+        {
             emergency_sell(game, corp, *p, shares, *percent)?;
             return Ok(());
         }
@@ -458,11 +509,19 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
     };
     if entity != Entity::Corporation(corp) && owned_company.is_none() {
         let expected = game.title.corp(corp).sym.clone();
-        return Err(RuleViolation::NotYourTurn { actor: game.entity_name(entity), expected });
+        return Err(RuleViolation::NotYourTurn {
+            actor: game.entity_name(entity),
+            expected,
+        });
     }
     if let Some(company) = owned_company {
         return match action {
-            Action::LayTile { hex, tile, rotation, .. } => special_lay(game, corp, company, *hex, *tile, *rotation),
+            Action::LayTile {
+                hex,
+                tile,
+                rotation,
+                ..
+            } => special_lay(game, corp, company, *hex, *tile, *rotation),
             _ => Err(RuleViolation::Company(format!(
                 "{} has no ability for {}",
                 game.title.company(company).sym,
@@ -480,12 +539,25 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
         return Ok(());
     }
     match (step, action) {
-        (OrStep::HomeToken, Action::PlaceToken { city, .. }) => home_token_choice(game, corp, *city)?,
-        (OrStep::Track, Action::LayTile { hex, tile, rotation, .. }) => {
+        (OrStep::HomeToken, Action::PlaceToken { city, .. }) => {
+            home_token_choice(game, corp, *city)?
+        }
+        (
+            OrStep::Track,
+            Action::LayTile {
+                hex,
+                tile,
+                rotation,
+                ..
+            },
+        ) => {
             lay_tile(game, corp, *hex, *tile, *rotation)?;
             game.next_or_step();
         }
-        (OrStep::Track | OrStep::Token | OrStep::BuyTrain | OrStep::BuyCompany, Action::Pass { .. }) => {
+        (
+            OrStep::Track | OrStep::Token | OrStep::BuyTrain | OrStep::BuyCompany,
+            Action::Pass { .. },
+        ) => {
             game.next_or_step();
         }
         (OrStep::Token, Action::PlaceToken { city, .. }) => {
@@ -500,7 +572,15 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
             game.pay_dividend(corp, *kind);
             game.next_or_step();
         }
-        (OrStep::BuyTrain, Action::BuyTrain { train, price, exchange, .. }) => {
+        (
+            OrStep::BuyTrain,
+            Action::BuyTrain {
+                train,
+                price,
+                exchange,
+                ..
+            },
+        ) => {
             buy_train(game, corp, *train, *price, *exchange)?;
             if game.finished {
                 return Ok(());
@@ -525,13 +605,20 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
     Ok(())
 }
 
-fn replace_lifted_token(game: &mut Game, corp: CorpId, hex: HexId, city: CityRef) -> Result<(), RuleViolation> {
+fn replace_lifted_token(
+    game: &mut Game,
+    corp: CorpId,
+    hex: HexId,
+    city: CityRef,
+) -> Result<(), RuleViolation> {
     let map = game.title.map;
     let station = game
         .board
         .locate_city(map, city)
         .filter(|s| map.hex_def(s.hex).id == hex)
-        .ok_or_else(|| RuleViolation::Token(format!("the lifted token must go back to a city on {hex}")))?;
+        .ok_or_else(|| {
+            RuleViolation::Token(format!("the lifted token must go back to a city on {hex}"))
+        })?;
     game.board
         .check_token(map, corp, station, false)
         .map_err(|e| RuleViolation::Token(e.to_string()))?;
@@ -549,7 +636,9 @@ fn home_token_choice(game: &mut Game, corp: CorpId, city: CityRef) -> Result<(),
         .board
         .locate_city(map, city)
         .filter(|s| map.hex_def(s.hex).id == hex)
-        .ok_or_else(|| RuleViolation::Token(format!("the home token must go to a city on {hex}")))?;
+        .ok_or_else(|| {
+            RuleViolation::Token(format!("the home token must go to a city on {hex}"))
+        })?;
     game.board
         .check_token(map, corp, station, false)
         .map_err(|e| RuleViolation::Token(e.to_string()))?;
@@ -561,7 +650,13 @@ fn home_token_choice(game: &mut Game, corp: CorpId, city: CityRef) -> Result<(),
     Ok(())
 }
 
-fn lay_tile(game: &mut Game, corp: CorpId, hex: HexId, tile: TileId, rotation: Rotation) -> Result<(), RuleViolation> {
+fn lay_tile(
+    game: &mut Game,
+    corp: CorpId,
+    hex: HexId,
+    tile: TileId,
+    rotation: Rotation,
+) -> Result<(), RuleViolation> {
     let blocked = game.blocked_hexes();
     let colours = game.title.phases[game.phase].tiles.clone();
     let request = LayRequest {
@@ -595,13 +690,23 @@ fn special_lay(
         Ability::TileLay { hexes, tiles, .. } => Some((hexes.clone(), tiles.clone())),
         _ => None,
     }) else {
-        return Err(RuleViolation::Company(format!("{} cannot lay tiles", def.sym)));
+        return Err(RuleViolation::Company(format!(
+            "{} cannot lay tiles",
+            def.sym
+        )));
     };
     if game.company(company).uses_left == 0 {
-        return Err(RuleViolation::Company(format!("{}'s tile lay has been used", def.sym)));
+        return Err(RuleViolation::Company(format!(
+            "{}'s tile lay has been used",
+            def.sym
+        )));
     }
     if !hexes.iter().any(|h| h.parse::<HexId>().ok() == Some(hex)) {
-        return Err(RuleViolation::Company(format!("{} may only lay on {}", def.sym, hexes.join(", "))));
+        return Err(RuleViolation::Company(format!(
+            "{} may only lay on {}",
+            def.sym,
+            hexes.join(", ")
+        )));
     }
     let tile_name = game.title.map.tile_def(tile.def).name.clone();
     if !tiles.contains(&tile_name) {
@@ -648,7 +753,10 @@ fn pay_corp(game: &mut Game, corp: CorpId, amount: Money) -> Result<(), RuleViol
 
 fn place_token(game: &mut Game, corp: CorpId, city: CityRef) -> Result<(), RuleViolation> {
     let Some(price) = game.next_token_price(corp) else {
-        return Err(RuleViolation::Token(format!("{} has no token left", game.title.corp(corp).sym)));
+        return Err(RuleViolation::Token(format!(
+            "{} has no token left",
+            game.title.corp(corp).sym
+        )));
     };
     let map = game.title.map;
     let station = game
@@ -678,7 +786,10 @@ fn run_routes(game: &mut Game, corp: CorpId, routes: &[RouteSpec]) -> Result<(),
             )));
         }
         if routes[..i].iter().any(|o| o.train == r.train) {
-            return Err(RuleViolation::Route(format!("train {} runs twice", game.train_name(r.train))));
+            return Err(RuleViolation::Route(format!(
+                "train {} runs twice",
+                game.train_name(r.train)
+            )));
         }
         if game.trains.iter().any(|t| t.id == r.train && t.operated) {
             return Err(RuleViolation::Route(format!(
@@ -689,7 +800,10 @@ fn run_routes(game: &mut Game, corp: CorpId, routes: &[RouteSpec]) -> Result<(),
     }
     let trains: Vec<TrainRoute<'_>> = routes
         .iter()
-        .map(|r| TrainRoute { spec: r, distance: u32::from(game.title.train(r.train.kind).distance) })
+        .map(|r| TrainRoute {
+            spec: r,
+            distance: u32::from(game.title.train(r.train.kind).distance),
+        })
         .collect();
     let colours = game.title.phases[game.phase].tiles.clone();
     let revenues: Vec<Money> = game
@@ -726,7 +840,8 @@ impl Game {
         if let Some(index) = map.hex_index(hex) {
             let lifted = self.board.lay(map, index, tile, rotation);
             if let Round::Operating(o) = &mut self.round {
-                o.pending_tokens.extend(lifted.into_iter().map(|c| (c, hex)));
+                o.pending_tokens
+                    .extend(lifted.into_iter().map(|c| (c, hex)));
             }
         }
     }
@@ -774,10 +889,7 @@ impl Game {
     fn train_step_waits_after_buy(&mut self, corp: CorpId) -> bool {
         // Single train of each type from the depot: the step ends once nothing else can be bought.
         let bought = or(self).depot_kinds_bought.clone();
-        let any_buyable = self
-            .depot_offer()
-            .iter()
-            .any(|t| !bought.contains(&t.kind))
+        let any_buyable = self.depot_offer().iter().any(|t| !bought.contains(&t.kind))
             || !self.others_trains(corp).is_empty();
         if !any_buyable {
             return false;
@@ -786,7 +898,12 @@ impl Game {
     }
 }
 
-fn buy_company(game: &mut Game, corp: CorpId, company: CompanyId, price: Money) -> Result<(), RuleViolation> {
+fn buy_company(
+    game: &mut Game,
+    corp: CorpId,
+    company: CompanyId,
+    price: Money,
+) -> Result<(), RuleViolation> {
     let sym = game.title.company(company).sym.clone();
     if !game.companies_buyable() {
         return Err(RuleViolation::Company(format!(
@@ -795,10 +912,14 @@ fn buy_company(game: &mut Game, corp: CorpId, company: CompanyId, price: Money) 
         )));
     }
     let CompanyOwner::Player(seller) = game.company(company).owner else {
-        return Err(RuleViolation::Company(format!("{sym} is not owned by a player")));
+        return Err(RuleViolation::Company(format!(
+            "{sym} is not owned by a player"
+        )));
     };
     if game.company(company).closed || game.company_no_buy(company) {
-        return Err(RuleViolation::Company(format!("{sym} cannot be bought by a corporation")));
+        return Err(RuleViolation::Company(format!(
+            "{sym} cannot be bought by a corporation"
+        )));
     }
     let value = game.title.company(company).value;
     let (min, max) = (Money((value.0 + 1) / 2), Money(value.0 * 2));
@@ -856,11 +977,15 @@ fn buy_train(
         }
         TrainOwner::Corporation(owner) if owner != corp => {
             if price.0 < 1 {
-                return Err(RuleViolation::Train("a train from another corporation costs at least 1".into()));
+                return Err(RuleViolation::Train(
+                    "a train from another corporation costs at least 1".into(),
+                ));
             }
         }
         TrainOwner::Corporation(_) => {
-            return Err(RuleViolation::Train(format!("{name} already belongs to this corporation")));
+            return Err(RuleViolation::Train(format!(
+                "{name} already belongs to this corporation"
+            )));
         }
         TrainOwner::Rusted => return Err(RuleViolation::Train(format!("train {name} has rusted"))),
     }
@@ -904,21 +1029,32 @@ fn buy_train(
         }
         // Emergency purchase: the cheapest depot train, and the president pays the rest.
         if matches!(t.owner, TrainOwner::Depot | TrainOwner::Pool) {
-            let cheapest = offer.iter().map(|t| game.title.train(t.kind).price).min().unwrap_or(face);
+            let cheapest = offer
+                .iter()
+                .map(|t| game.title.train(t.kind).price)
+                .min()
+                .unwrap_or(face);
             if face > cheapest {
                 return Err(RuleViolation::Train(format!(
                     "in an emergency only the cheapest train ({cheapest}) may be bought"
                 )));
             }
         } else if price > face {
-            return Err(RuleViolation::Train(format!("in an emergency a train from another corporation costs at most {face}")));
+            return Err(RuleViolation::Train(format!(
+                "in an emergency a train from another corporation costs at most {face}"
+            )));
         }
-        let president = game.corp(corp).president.expect("a floated corporation has a president");
+        let president = game
+            .corp(corp)
+            .president
+            .expect("a floated corporation has a president");
         if let Some(sold) = or(game).last_share_sold_price {
             let max_possible = cash + game.player(president).cash;
             let min = max_possible - sold + Money(1);
             if price < min && !matches!(t.owner, TrainOwner::Depot | TrainOwner::Pool) {
-                return Err(RuleViolation::Train(format!("after selling shares the train must cost at least {min}")));
+                return Err(RuleViolation::Train(format!(
+                    "after selling shares the train must cost at least {min}"
+                )));
             }
         }
         if game.player(president).cash < shortfall {
@@ -1002,7 +1138,10 @@ impl Game {
             let ids: Vec<TrainId> = self
                 .trains
                 .iter()
-                .filter(|t| t.id.kind == kind && matches!(t.owner, TrainOwner::Corporation(_) | TrainOwner::Pool))
+                .filter(|t| {
+                    t.id.kind == kind
+                        && matches!(t.owner, TrainOwner::Corporation(_) | TrainOwner::Pool)
+                })
                 .map(|t| t.id)
                 .collect();
             for id in ids {
@@ -1012,7 +1151,12 @@ impl Game {
                 self.set_train_owner(id, TrainOwner::Rusted);
             }
         }
-        if self.title.train(train.kind).events.contains(&TrainEvent::CloseCompanies) {
+        if self
+            .title
+            .train(train.kind)
+            .events
+            .contains(&TrainEvent::CloseCompanies)
+        {
             for i in 0..self.companies.len() {
                 if !self.companies[i].closed {
                     self.close_company(CompanyId(i as u8));
@@ -1122,7 +1266,10 @@ impl Game {
 }
 
 fn bankrupt(game: &mut Game, corp: CorpId) -> Result<(), RuleViolation> {
-    let president = game.corp(corp).president.expect("operating corporation has a president");
+    let president = game
+        .corp(corp)
+        .president
+        .expect("operating corporation has a president");
     let cheapest = game
         .depot_offer()
         .iter()
@@ -1141,7 +1288,13 @@ fn bankrupt(game: &mut Game, corp: CorpId) -> Result<(), RuleViolation> {
             .sell_bundles(president, c)
             .into_iter()
             .filter(|(shares, pct)| {
-                crate::engine::stock::check_sale(game, president, shares, Some(crate::ids::Percent(*pct))).is_ok()
+                crate::engine::stock::check_sale(
+                    game,
+                    president,
+                    shares,
+                    Some(crate::ids::Percent(*pct)),
+                )
+                .is_ok()
                     && !(c == corp && {
                         let others = game
                             .players
@@ -1174,7 +1327,13 @@ fn bankrupt(game: &mut Game, corp: CorpId) -> Result<(), RuleViolation> {
             let mut bundles = game.sell_bundles(president, c);
             bundles.sort_by_key(|(_, pct)| std::cmp::Reverse(*pct));
             let pick = bundles.into_iter().find(|(shares, pct)| {
-                crate::engine::stock::check_sale(game, president, shares, Some(crate::ids::Percent(*pct))).is_ok()
+                crate::engine::stock::check_sale(
+                    game,
+                    president,
+                    shares,
+                    Some(crate::ids::Percent(*pct)),
+                )
+                .is_ok()
                     && !(c == corp && {
                         let others = game
                             .players

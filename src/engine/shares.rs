@@ -66,13 +66,20 @@ impl Game {
 
     /// Players in seat order excluding the bankrupt: the candidates for presidencies.
     fn possible_presidents(&self) -> Vec<PlayerId> {
-        self.seats.iter().copied().filter(|p| !self.player(*p).bankrupt).collect()
+        self.seats
+            .iter()
+            .copied()
+            .filter(|p| !self.player(*p).bankrupt)
+            .collect()
     }
 
     fn seat_distance(&self, from: Option<PlayerId>, to: PlayerId) -> usize {
         let order = self.possible_presidents();
         let Some(from) = from else { return 0 };
-        let (Some(a), Some(b)) = (order.iter().position(|p| *p == from), order.iter().position(|p| *p == to)) else {
+        let (Some(a), Some(b)) = (
+            order.iter().position(|p| *p == from),
+            order.iter().position(|p| *p == to),
+        ) else {
             return 0;
         };
         if a < b {
@@ -85,7 +92,14 @@ impl Game {
     /// Moves certificates and settles the presidency, as the reference `transfer_shares` does.
     ///
     /// `percent` is the bundle size when smaller than the certificates (partial president sale).
-    pub(crate) fn transfer_shares(&mut self, corp: CorpId, shares: &[ShareId], from: Holder, to: Holder, percent: u8) {
+    pub(crate) fn transfer_shares(
+        &mut self,
+        corp: CorpId,
+        shares: &[ShareId],
+        from: Holder,
+        to: Holder,
+        percent: u8,
+    ) {
         let previous_president = self.corp(corp).president;
         let listed: u8 = shares.iter().map(|s| self.share_percent(*s)).sum();
         let has_president_cert = shares.iter().any(|s| s.index == 0);
@@ -101,7 +115,11 @@ impl Game {
             .filter(|(_, pct)| *pct > 0)
             .collect();
         let max = holdings.iter().map(|(_, p)| *p).max().unwrap_or(0);
-        let majority: Vec<PlayerId> = holdings.iter().filter(|(_, p)| *p == max).map(|(id, _)| *id).collect();
+        let majority: Vec<PlayerId> = holdings
+            .iter()
+            .filter(|(_, p)| *p == max)
+            .map(|(id, _)| *id)
+            .collect();
         if majority.iter().any(|p| Some(*p) == previous_president) {
             return;
         }
@@ -110,7 +128,10 @@ impl Game {
         let mut president = None;
         if previous_president.is_none() {
             let owner = self.holder_of(president_cert);
-            president = majority.iter().copied().find(|p| owner == Some(Holder::Player(*p)));
+            president = majority
+                .iter()
+                .copied()
+                .find(|p| owner == Some(Holder::Player(*p)));
         }
         if president.is_none() {
             president = majority
@@ -128,15 +149,26 @@ impl Game {
         {
             return;
         }
-        let Some(previous) = previous_president else { return };
+        let Some(previous) = previous_president else {
+            return;
+        };
         if from == Holder::Player(president) {
             return;
         }
-        let cert_holder = if has_president_cert { Some(to) } else { Some(Holder::Player(previous)) };
-        let Some(cert_holder) = cert_holder.filter(|h| self.holder_list(*h).contains(&president_cert)) else {
+        let cert_holder = if has_president_cert {
+            Some(to)
+        } else {
+            Some(Holder::Player(previous))
+        };
+        let Some(cert_holder) =
+            cert_holder.filter(|h| self.holder_list(*h).contains(&president_cert))
+        else {
             return;
         };
-        let (transfer_to, swap_to) = if matches!(from, Holder::Player(_)) && matches!(to, Holder::Player(_)) && has_president_cert {
+        let (transfer_to, swap_to) = if matches!(from, Holder::Player(_))
+            && matches!(to, Holder::Player(_))
+            && has_president_cert
+        {
             (to, to)
         } else {
             let swap_to = if self.percent_held(previous, corp) >= president_percent {
@@ -164,7 +196,12 @@ impl Game {
         if partial {
             let back = ((listed - percent) / normal) as usize;
             for _ in 0..back {
-                if let Some(s) = self.holder_list(transfer_to).iter().copied().find(|s| s.corp == corp) {
+                if let Some(s) = self
+                    .holder_list(transfer_to)
+                    .iter()
+                    .copied()
+                    .find(|s| s.corp == corp)
+                {
                     self.move_share(s, transfer_to, from);
                 }
             }
@@ -201,7 +238,11 @@ impl Game {
                     .is_none_or(|cell| !cell.cert_exempt)
             })
             .count();
-        let companies = p.companies.iter().filter(|c| !self.company(**c).closed).count();
+        let companies = p
+            .companies
+            .iter()
+            .filter(|c| !self.company(**c).closed)
+            .count();
         shares + companies
     }
 
@@ -220,7 +261,8 @@ impl Game {
 
     /// Whether a player may hold `extra` more percent of the corporation.
     pub(crate) fn can_hold(&self, player: PlayerId, corp: CorpId, extra: u8) -> bool {
-        self.ownership_exempt(corp) || self.percent_held(player, corp) + extra <= self.title.max_ownership_percent.0
+        self.ownership_exempt(corp)
+            || self.percent_held(player, corp) + extra <= self.title.max_ownership_percent.0
     }
 
     /// Closes a private company and removes it from its owner.

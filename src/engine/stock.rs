@@ -40,12 +40,18 @@ impl StockRound {
     }
 
     fn bought(&self) -> bool {
-        self.current.iter().any(|a| matches!(a, TurnAction::Buy(_) | TurnAction::Par))
+        self.current
+            .iter()
+            .any(|a| matches!(a, TurnAction::Buy(_) | TurnAction::Par))
     }
 }
 
 fn entities(game: &Game) -> Vec<PlayerId> {
-    game.seats.iter().copied().filter(|p| !game.player(*p).bankrupt).collect()
+    game.seats
+        .iter()
+        .copied()
+        .filter(|p| !game.player(*p).bankrupt)
+        .collect()
 }
 
 fn sr(game: &Game) -> &StockRound {
@@ -65,7 +71,10 @@ fn sr_mut(game: &mut Game) -> &mut StockRound {
 impl Game {
     pub(crate) fn start_stock_round(&mut self) {
         let count = entities(self).len();
-        self.round = Round::Stock(StockRound { passed: vec![false; count], ..StockRound::default() });
+        self.round = Round::Stock(StockRound {
+            passed: vec![false; count],
+            ..StockRound::default()
+        });
         self.start_turn();
     }
 
@@ -75,7 +84,9 @@ impl Game {
             let s = sr_mut(self);
             s.current.clear();
             s.bought_from_ipo = false;
-            let Some(player) = sr(self).acting(self) else { return };
+            let Some(player) = sr(self).acting(self) else {
+                return;
+            };
             if self.has_stock_action(player) {
                 return;
             }
@@ -113,7 +124,13 @@ impl Game {
         let mut sold_out: Vec<CorpId> = (0..self.corps.len())
             .map(|i| CorpId(i as u8))
             .filter(|c| self.corp(*c).floated && self.corp(*c).share_price.is_some())
-            .filter(|c| self.players.iter().map(|p| self.percent_held(p.id, *c) as u32).sum::<u32>() == 100)
+            .filter(|c| {
+                self.players
+                    .iter()
+                    .map(|p| self.percent_held(p.id, *c) as u32)
+                    .sum::<u32>()
+                    == 100
+            })
             .collect();
         sold_out.sort_by_key(|c| self.operating_key(*c));
         for corp in sold_out {
@@ -139,7 +156,11 @@ impl Game {
 
     fn can_buy_multiple(&self, corp: CorpId, from_pool: bool) -> bool {
         let s = sr(self);
-        let only_market = !self.options.optional_rules.iter().any(|r| r == "multiple_brown_from_ipo");
+        let only_market = !self
+            .options
+            .optional_rules
+            .iter()
+            .any(|r| r == "multiple_brown_from_ipo");
         if only_market && (!from_pool || s.bought_from_ipo) {
             return false;
         }
@@ -150,7 +171,10 @@ impl Game {
             .is_some_and(|c| c.multiple_buy);
         multiple
             && !s.current.contains(&TurnAction::Par)
-            && !s.current.iter().any(|a| matches!(a, TurnAction::Buy(c) if *c != corp))
+            && !s
+                .current
+                .iter()
+                .any(|a| matches!(a, TurnAction::Buy(c) if *c != corp))
     }
 
     fn counts_for_limit(&self, corp: CorpId) -> bool {
@@ -163,16 +187,25 @@ impl Game {
     /// Whether a player may gain a bundle of `percent` (holding and certificate limits).
     fn can_gain(&self, player: PlayerId, corp: CorpId, percent: u8, exchange: bool) -> bool {
         self.can_hold(player, corp, percent)
-            && (!self.counts_for_limit(corp) || exchange || self.num_certs(player) < self.cert_limit())
+            && (!self.counts_for_limit(corp)
+                || exchange
+                || self.num_certs(player) < self.cert_limit())
     }
 
     fn can_buy_from(&self, player: PlayerId, corp: CorpId, from: Holder) -> bool {
         let list = self.holder_list(from);
-        let Some(share) = list.iter().copied().filter(|s| s.corp == corp && s.index != 0).min_by_key(|s| s.index) else {
+        let Some(share) = list
+            .iter()
+            .copied()
+            .filter(|s| s.corp == corp && s.index != 0)
+            .min_by_key(|s| s.index)
+        else {
             return false;
         };
         let s = sr(self);
-        if self.sold_this_round(player, corp) || (s.bought() && !self.can_buy_multiple(corp, from == Holder::Pool)) {
+        if self.sold_this_round(player, corp)
+            || (s.bought() && !self.can_buy_multiple(corp, from == Holder::Pool))
+        {
             return false;
         }
         let pct = self.share_percent(share);
@@ -206,18 +239,31 @@ impl Game {
             !self.corp(c).ipoed
                 && !self.corp(c).closed
                 && !self.sold_this_round(player, c)
-                && self.can_gain(player, c, self.share_percent(ShareId { corp: c, index: 0 }), false)
+                && self.can_gain(
+                    player,
+                    c,
+                    self.share_percent(ShareId { corp: c, index: 0 }),
+                    false,
+                )
                 && self.player(player).cash.0 >= cheapest_par.0 * 2
         })
     }
 
-    fn can_sell_bundle(&self, player: PlayerId, corp: CorpId, shares: &[ShareId], percent: u8) -> Result<(), String> {
+    fn can_sell_bundle(
+        &self,
+        player: PlayerId,
+        corp: CorpId,
+        shares: &[ShareId],
+        percent: u8,
+    ) -> Result<(), String> {
         let sym = &self.title.corp(corp).sym;
         if self.turn <= 1 && matches!(self.round, Round::Stock(_)) {
             return Err("no shares may be sold in the first stock round".into());
         }
         if !self.corp(corp).ipoed {
-            return Err(format!("{sym} has not been started; its shares cannot be sold yet"));
+            return Err(format!(
+                "{sym} has not been started; its shares cannot be sold yet"
+            ));
         }
         if !self.pool_fits(corp, percent) {
             return Err(format!(
@@ -246,7 +292,13 @@ impl Game {
     /// Every bundle a player could sell of a corporation, as the reference builds them:
     /// normal certificates first, the president's last, plus the partial president bundle.
     pub(crate) fn sell_bundles(&self, player: PlayerId, corp: CorpId) -> Vec<(Vec<ShareId>, u8)> {
-        let mut shares: Vec<ShareId> = self.player(player).shares.iter().copied().filter(|s| s.corp == corp).collect();
+        let mut shares: Vec<ShareId> = self
+            .player(player)
+            .shares
+            .iter()
+            .copied()
+            .filter(|s| s.corp == corp)
+            .collect();
         shares.sort_by_key(|s| (s.index == 0, self.share_percent(*s)));
         let mut out = Vec::new();
         let mut pct = 0;
@@ -290,12 +342,16 @@ impl Game {
 
     fn can_buy_any(&self, player: PlayerId) -> bool {
         (0..self.corps.len()).map(|i| CorpId(i as u8)).any(|c| {
-            self.can_buy_from(player, c, Holder::Pool) || (self.corp(c).ipoed && self.can_buy_from(player, c, Holder::Ipo(c)))
+            self.can_buy_from(player, c, Holder::Pool)
+                || (self.corp(c).ipoed && self.can_buy_from(player, c, Holder::Ipo(c)))
         })
     }
 
     fn has_stock_action(&self, player: PlayerId) -> bool {
-        self.must_sell(player) || self.can_buy_any(player) || self.can_par_any(player) || self.can_sell_any(player)
+        self.must_sell(player)
+            || self.can_buy_any(player)
+            || self.can_par_any(player)
+            || self.can_sell_any(player)
     }
 }
 
@@ -315,7 +371,9 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
     let Some(player) = acting.filter(|p| actor == Entity::Player(*p)) else {
         return Err(RuleViolation::NotYourTurn {
             actor: game.entity_name(actor),
-            expected: acting.map(|p| game.player(p).name.clone()).unwrap_or_else(|| "nobody".into()),
+            expected: acting
+                .map(|p| game.player(p).name.clone())
+                .unwrap_or_else(|| "nobody".into()),
         });
     };
     let must_sell = game.must_sell(player);
@@ -327,8 +385,12 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
     }
     match action {
         Action::Par { corp, cell, .. } => par(game, player, *corp, cell)?,
-        Action::BuyShares { shares, percent, .. } => buy(game, player, shares, *percent)?,
-        Action::SellShares { shares, percent, .. } => sell(game, player, shares, *percent)?,
+        Action::BuyShares {
+            shares, percent, ..
+        } => buy(game, player, shares, *percent)?,
+        Action::SellShares {
+            shares, percent, ..
+        } => sell(game, player, shares, *percent)?,
         Action::Pass { .. } => {
             game.end_stock_turn();
             return Ok(());
@@ -347,16 +409,28 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
     Ok(())
 }
 
-fn par(game: &mut Game, player: PlayerId, corp: CorpId, cell: &MarketCell) -> Result<(), RuleViolation> {
+fn par(
+    game: &mut Game,
+    player: PlayerId,
+    corp: CorpId,
+    cell: &MarketCell,
+) -> Result<(), RuleViolation> {
     let sym = game.title.corp(corp).sym.clone();
     if sr(game).bought() {
-        return Err(RuleViolation::Shares(format!("{} already bought this turn", game.player(player).name)));
+        return Err(RuleViolation::Shares(format!(
+            "{} already bought this turn",
+            game.player(player).name
+        )));
     }
     if game.corp(corp).ipoed || game.corp(corp).closed {
-        return Err(RuleViolation::Shares(format!("{sym} has already been started")));
+        return Err(RuleViolation::Shares(format!(
+            "{sym} has already been started"
+        )));
     }
     if game.sold_this_round(player, corp) {
-        return Err(RuleViolation::Shares(format!("{sym} was sold by this player in this round")));
+        return Err(RuleViolation::Shares(format!(
+            "{sym} was sold by this player in this round"
+        )));
     }
     game.check_par_cell(cell)?;
     let cost = Money(cell.price.0 * 2);
@@ -378,20 +452,35 @@ fn par(game: &mut Game, player: PlayerId, corp: CorpId, cell: &MarketCell) -> Re
     game.set_par(corp, cell);
     game.player_mut(player).cash -= cost;
     game.bank += cost;
-    game.transfer_shares(corp, &[ShareId { corp, index: 0 }], Holder::Ipo(corp), Holder::Player(player), pct);
+    game.transfer_shares(
+        corp,
+        &[ShareId { corp, index: 0 }],
+        Holder::Ipo(corp),
+        Holder::Player(player),
+        pct,
+    );
     game.check_float(corp);
     sr_mut(game).current.push(TurnAction::Par);
     Ok(())
 }
 
-fn buy(game: &mut Game, player: PlayerId, shares: &[ShareId], percent: Option<Percent>) -> Result<(), RuleViolation> {
+fn buy(
+    game: &mut Game,
+    player: PlayerId,
+    shares: &[ShareId],
+    percent: Option<Percent>,
+) -> Result<(), RuleViolation> {
     let Some(first) = shares.first() else {
-        return Err(RuleViolation::Shares("a purchase must name at least one certificate".into()));
+        return Err(RuleViolation::Shares(
+            "a purchase must name at least one certificate".into(),
+        ));
     };
     let corp = first.corp;
     let sym = game.title.corp(corp).sym.clone();
     if shares.iter().any(|s| s.corp != corp) {
-        return Err(RuleViolation::Shares("all certificates of one purchase must be of one corporation".into()));
+        return Err(RuleViolation::Shares(
+            "all certificates of one purchase must be of one corporation".into(),
+        ));
     }
     let from = game.holder_of(*first);
     let from = match from {
@@ -404,7 +493,9 @@ fn buy(game: &mut Game, player: PlayerId, shares: &[ShareId], percent: Option<Pe
         }
     };
     if shares.iter().any(|s| game.holder_of(*s) != Some(from)) {
-        return Err(RuleViolation::Shares("all certificates of one purchase must come from one place".into()));
+        return Err(RuleViolation::Shares(
+            "all certificates of one purchase must come from one place".into(),
+        ));
     }
     if shares.iter().any(|s| s.index == 0) {
         return Err(RuleViolation::Shares(format!(
@@ -435,7 +526,11 @@ fn buy(game: &mut Game, player: PlayerId, shares: &[ShareId], percent: Option<Pe
     if (sr(game).bought() || shares.len() > 1) && !multiple_ok {
         return Err(RuleViolation::Shares(format!(
             "only one certificate may be bought per turn here ({sym} is not in a brown cell{})",
-            if from_pool { "" } else { ", or it is bought from the IPO" }
+            if from_pool {
+                ""
+            } else {
+                ", or it is bought from the IPO"
+            }
         )));
     }
     let price = match from {
@@ -476,7 +571,13 @@ fn buy(game: &mut Game, player: PlayerId, shares: &[ShareId], percent: Option<Pe
 }
 
 /// Sells a bundle to the pool: paid at the current price, then the price drops a row per share.
-pub(crate) fn sell_to_pool(game: &mut Game, player: PlayerId, corp: CorpId, shares: &[ShareId], pct: u8) {
+pub(crate) fn sell_to_pool(
+    game: &mut Game,
+    player: PlayerId,
+    corp: CorpId,
+    shares: &[ShareId],
+    pct: u8,
+) {
     let price = game.bundle_price(corp, pct);
     game.bank_pays(price);
     game.player_mut(player).cash += price;
@@ -494,14 +595,21 @@ pub(crate) fn check_sale(
     percent: Option<Percent>,
 ) -> Result<(CorpId, u8), RuleViolation> {
     let Some(first) = shares.first() else {
-        return Err(RuleViolation::Shares("a sale must name at least one certificate".into()));
+        return Err(RuleViolation::Shares(
+            "a sale must name at least one certificate".into(),
+        ));
     };
     let corp = first.corp;
     let sym = game.title.corp(corp).sym.clone();
     if shares.iter().any(|s| s.corp != corp) {
-        return Err(RuleViolation::Shares("all certificates of one sale must be of one corporation".into()));
+        return Err(RuleViolation::Shares(
+            "all certificates of one sale must be of one corporation".into(),
+        ));
     }
-    if let Some(s) = shares.iter().find(|s| game.holder_of(**s) != Some(Holder::Player(player))) {
+    if let Some(s) = shares
+        .iter()
+        .find(|s| game.holder_of(**s) != Some(Holder::Player(player)))
+    {
         return Err(RuleViolation::Shares(format!(
             "{} does not hold {sym}_{}",
             game.player(player).name,
@@ -515,17 +623,26 @@ pub(crate) fn check_sale(
         .iter()
         .any(|(b, p)| *p == pct && b.len() == shares.len() && shares.iter().all(|s| b.contains(s)));
     let normal = game.normal_share_percent();
-    let partial_ok = shares.iter().any(|s| s.index == 0) && pct < listed && listed - pct < normal * 2 && pct % normal == 0;
+    let partial_ok = shares.iter().any(|s| s.index == 0)
+        && pct < listed
+        && listed - pct < normal * 2
+        && pct % normal == 0;
     if !(legal || pct == listed || partial_ok) {
         return Err(RuleViolation::Shares(format!(
             "a sale of {pct}% cannot be made from certificates worth {listed}%"
         )));
     }
-    game.can_sell_bundle(player, corp, shares, pct).map_err(RuleViolation::Shares)?;
+    game.can_sell_bundle(player, corp, shares, pct)
+        .map_err(RuleViolation::Shares)?;
     Ok((corp, pct))
 }
 
-fn sell(game: &mut Game, player: PlayerId, shares: &[ShareId], percent: Option<Percent>) -> Result<(), RuleViolation> {
+fn sell(
+    game: &mut Game,
+    player: PlayerId,
+    shares: &[ShareId],
+    percent: Option<Percent>,
+) -> Result<(), RuleViolation> {
     let (corp, pct) = check_sale(game, player, shares, percent)?;
     sr_mut(game).sold.push((player, corp));
     sell_to_pool(game, player, corp, shares, pct);
@@ -534,30 +651,51 @@ fn sell(game: &mut Game, player: PlayerId, shares: &[ShareId], percent: Option<P
 }
 
 /// A private's exchange for a share (GCB → B), allowed at any time in stock and operating rounds.
-pub(crate) fn exchange(game: &mut Game, company: CompanyId, shares: &[ShareId]) -> Result<(), RuleViolation> {
+pub(crate) fn exchange(
+    game: &mut Game,
+    company: CompanyId,
+    shares: &[ShareId],
+) -> Result<(), RuleViolation> {
     let def = game.title.company(company);
     let Some(target) = def.abilities.iter().find_map(|a| match a {
         Ability::Exchange { corporation } => game.title.corp_by_sym(corporation),
         _ => None,
     }) else {
-        return Err(RuleViolation::Company(format!("{} has no exchange ability", def.sym)));
+        return Err(RuleViolation::Company(format!(
+            "{} has no exchange ability",
+            def.sym
+        )));
     };
     let CompanyOwner::Player(owner) = game.company(company).owner else {
-        return Err(RuleViolation::Company(format!("{} must be owned by a player to be exchanged", def.sym)));
+        return Err(RuleViolation::Company(format!(
+            "{} must be owned by a player to be exchanged",
+            def.sym
+        )));
     };
     if game.company(company).closed {
         return Err(RuleViolation::Company(format!("{} is closed", def.sym)));
     }
     let [share] = shares else {
-        return Err(RuleViolation::Company(format!("{} is exchanged for exactly one certificate", def.sym)));
+        return Err(RuleViolation::Company(format!(
+            "{} is exchanged for exactly one certificate",
+            def.sym
+        )));
     };
     let sym = game.title.corp(target).sym.clone();
     if share.corp != target || share.index == 0 {
-        return Err(RuleViolation::Company(format!("{} can only be exchanged for a normal {sym} share", def.sym)));
+        return Err(RuleViolation::Company(format!(
+            "{} can only be exchanged for a normal {sym} share",
+            def.sym
+        )));
     }
     let from = match game.holder_of(*share) {
         Some(h @ (Holder::Ipo(_) | Holder::Pool)) => h,
-        _ => return Err(RuleViolation::Company(format!("{sym}_{} is not in the IPO or the market", share.index))),
+        _ => {
+            return Err(RuleViolation::Company(format!(
+                "{sym}_{} is not in the IPO or the market",
+                share.index
+            )))
+        }
     };
     let pct = game.share_percent(*share);
     if !game.can_hold(owner, target, pct) {
