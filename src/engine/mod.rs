@@ -433,3 +433,6 @@ impl Game {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
