@@ -3,7 +3,9 @@
 //! The variants mirror the reference engine's action types (`lay_tile`, `buy_shares`, …) so that
 //! converting to and from 18xx.games logs is a one-to-one mapping.
 
-use crate::ids::{CityRef, CompanyId, CorpId, HexId, Money, Percent, PlayerId, Rotation, ShareId, TileId, TrainId};
+use crate::ids::{
+    CityRef, CompanyId, CorpId, HexId, Money, Percent, PlayerId, Rotation, ShareId, TileId, TrainId,
+};
 
 /// Who performs an action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

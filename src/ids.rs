@@ -145,7 +145,9 @@ impl Serialize for HexId {
 }
 
 /// An amount of money in the title's currency. Integral everywhere, as in the reference engine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
 #[serde(transparent)]
 pub struct Money(pub i64);
 
@@ -200,7 +202,9 @@ impl std::iter::Sum for Money {
 }
 
 /// A share percentage (10 for a normal 1836Jr30 share, 20 for its president's certificate).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
 #[serde(transparent)]
 pub struct Percent(pub u8);
 

@@ -9,3 +9,4 @@
 pub mod action;
 pub mod engine;
 pub mod ids;
+pub mod log;

@@ -17,7 +17,9 @@ mod stock;
 use std::collections::BTreeMap;
 
 pub use error::RuleViolation;
-pub use state::{Company, CompanyOwner, Corporation, GameEndReason, MarketPos, Player, Train, TrainOwner};
+pub use state::{
+    Company, CompanyOwner, Corporation, GameEndReason, MarketPos, Player, Train, TrainOwner,
+};
 
 use crate::action::{Action, Entity};
 use crate::engine::map::Board;
@@ -137,7 +139,8 @@ impl Game {
     /// # Errors
     /// An unknown title or optional rule, or a player count the title does not allow.
     pub fn new(setup: &GameSetup) -> Result<Game, SetupError> {
-        let title = Title::by_name(&setup.title).ok_or_else(|| SetupError::UnknownTitle(setup.title.clone()))?;
+        let title = Title::by_name(&setup.title)
+            .ok_or_else(|| SetupError::UnknownTitle(setup.title.clone()))?;
         let count = setup.players.len();
         if count < title.players.min as usize || count > title.players.max as usize {
             return Err(SetupError::PlayerCount {
@@ -147,8 +150,16 @@ impl Game {
                 max: title.players.max,
             });
         }
-        if let Some(rule) = setup.options.optional_rules.iter().find(|r| !title.optional_rules.contains(r)) {
-            return Err(SetupError::UnknownOptionalRule { title: title.name.clone(), rule: rule.clone() });
+        if let Some(rule) = setup
+            .options
+            .optional_rules
+            .iter()
+            .find(|r| !title.optional_rules.contains(r))
+        {
+            return Err(SetupError::UnknownOptionalRule {
+                title: title.name.clone(),
+                rule: rule.clone(),
+            });
         }
         let starting_cash = title.starting_cash[&(count as u8)];
         let mut bank = title.bank_cash;
@@ -180,7 +191,10 @@ impl Game {
                     share_price: None,
                     par_price: None,
                     ipo: (0..title.shares.len())
-                        .map(|s| ShareId { corp: CorpId(i as u8), index: s as u8 })
+                        .map(|s| ShareId {
+                            corp: CorpId(i as u8),
+                            index: s as u8,
+                        })
                         .collect(),
                     trains: Vec::new(),
                     tokens: Vec::new(),
@@ -211,7 +225,10 @@ impl Game {
         for (k, def) in title.trains.iter().enumerate() {
             for copy in 0..def.count {
                 trains.push(Train {
-                    id: TrainId { kind: crate::ids::TrainKind(k as u8), copy },
+                    id: TrainId {
+                        kind: crate::ids::TrainKind(k as u8),
+                        copy,
+                    },
                     owner: TrainOwner::Depot,
                     operated: false,
                 });

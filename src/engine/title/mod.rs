@@ -312,9 +312,17 @@ impl Title {
             map,
         };
         for train in &title.trains {
-            for name in train.rusts_on.iter().chain(&train.available_on).chain(train.discount.keys()) {
+            for name in train
+                .rusts_on
+                .iter()
+                .chain(&train.available_on)
+                .chain(train.discount.keys())
+            {
                 if title.train_kind(name).is_none() {
-                    return Err(TitleDataError::Unknown { kind: "train", name: name.clone() });
+                    return Err(TitleDataError::Unknown {
+                        kind: "train",
+                        name: name.clone(),
+                    });
                 }
             }
         }
@@ -336,17 +344,26 @@ impl Title {
 
     /// A corporation by symbol.
     pub fn corp_by_sym(&self, sym: &str) -> Option<CorpId> {
-        self.corporations.iter().position(|c| c.sym == sym).map(|i| CorpId(i as u8))
+        self.corporations
+            .iter()
+            .position(|c| c.sym == sym)
+            .map(|i| CorpId(i as u8))
     }
 
     /// A private company by symbol.
     pub fn company_by_sym(&self, sym: &str) -> Option<CompanyId> {
-        self.companies.iter().position(|c| c.sym == sym).map(|i| CompanyId(i as u8))
+        self.companies
+            .iter()
+            .position(|c| c.sym == sym)
+            .map(|i| CompanyId(i as u8))
     }
 
     /// A train type by name.
     pub fn train_kind(&self, name: &str) -> Option<TrainKind> {
-        self.trains.iter().position(|t| t.name == name).map(|i| TrainKind(i as u8))
+        self.trains
+            .iter()
+            .position(|t| t.name == name)
+            .map(|i| TrainKind(i as u8))
     }
 
     /// The corporation's definition.
@@ -366,7 +383,10 @@ impl Title {
 
     /// The market cell at (row, column), if there is one.
     pub fn cell(&self, row: u8, column: u8) -> Option<&MarketCellDef> {
-        self.market.get(row as usize)?.get(column as usize)?.as_ref()
+        self.market
+            .get(row as usize)?
+            .get(column as usize)?
+            .as_ref()
     }
 }
 
@@ -374,8 +394,11 @@ impl Title {
 pub fn jr30() -> &'static Title {
     static TITLE: OnceLock<Title> = OnceLock::new();
     TITLE.get_or_init(|| {
-        Title::from_json(include_str!("../../../data/1836jr30/title.json"), crate::engine::map::jr30())
-            .expect("bundled 1836Jr30 title data is valid (checked by tests)")
+        Title::from_json(
+            include_str!("../../../data/1836jr30/title.json"),
+            crate::engine::map::jr30(),
+        )
+        .expect("bundled 1836Jr30 title data is valid (checked by tests)")
     })
 }
 
@@ -399,6 +422,9 @@ mod tests {
         let t = jr30();
         assert_eq!(t.corp_by_sym("Nord"), Some(CorpId(2)));
         assert_eq!(t.company_by_sym("CFLV"), Some(CompanyId(5)));
-        assert_eq!(t.train_kind("D").map(|k| t.train(k).price), Some(Money(1100)));
+        assert_eq!(
+            t.train_kind("D").map(|k| t.train(k).price),
+            Some(Money(1100))
+        );
     }
 }
