@@ -7,6 +7,9 @@
 #![warn(missing_debug_implementations, rust_2018_idioms)]
 
 pub mod action;
+pub mod cli;
 pub mod engine;
 pub mod ids;
 pub mod log;
+pub mod output;
+pub mod replay;

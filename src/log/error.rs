@@ -4,8 +4,9 @@
 use std::fmt;
 use std::sync::Arc;
 
-use miette::{Diagnostic, LabeledSpan, NamedSource};
+use miette::{Diagnostic, LabeledSpan};
 
+use crate::log::source::LogSource;
 use crate::log::span::Span;
 
 /// What kind of problem a log has; each kind has a stable diagnostic code (`log::…`).
@@ -135,7 +136,7 @@ pub struct LogError {
     pub name: String,
     /// The file's text.
     #[source_code]
-    pub src: NamedSource<Arc<str>>,
+    pub src: LogSource,
     /// The problems, in file order.
     #[related]
     pub problems: Vec<Problem>,
@@ -154,7 +155,7 @@ impl LogError {
         problems.sort_by_key(|p| p.span);
         LogError {
             name: name.to_string(),
-            src: NamedSource::new(name, src),
+            src: LogSource::new(name, src),
             problems,
         }
     }

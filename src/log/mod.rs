@@ -13,6 +13,7 @@ mod error;
 mod json;
 mod raw;
 mod resolve;
+mod source;
 mod span;
 
 pub use error::{LogError, Problem, ProblemKind};
@@ -20,4 +21,5 @@ pub use raw::{filter, parse, Document, Header, LogPlayer, RawAction};
 pub use resolve::{
     read, read_with, resolve, AutoAction, GameLog, LoggedAction, MapLookup, ProvisionalMap,
 };
+pub use source::LogSource;
 pub use span::{Span, Spanned};

@@ -6,8 +6,6 @@ use std::cell::RefCell;
 use std::fmt;
 use std::sync::Arc;
 
-use miette::NamedSource;
-
 use crate::action::{Action, BidTarget, DividendKind, Entity, MarketCell, RouteSpec};
 use crate::engine::title::Title;
 use crate::ids::{
@@ -17,6 +15,7 @@ use crate::ids::{
 use crate::log::error::{LogError, Problem, ProblemKind};
 use crate::log::json::{self, Obj};
 use crate::log::raw::{self, Document, Header, LogPlayer, RawAction};
+use crate::log::source::LogSource;
 use crate::log::span::{Span, Spanned};
 
 /// How the importer learns about the map: which hexes exist and which physical tiles the
@@ -84,9 +83,9 @@ pub struct GameLog {
 }
 
 impl GameLog {
-    /// The file's text as a named miette source.
-    pub fn source(&self) -> NamedSource<Arc<str>> {
-        NamedSource::new(&self.name, Arc::clone(&self.src))
+    /// The file's text as a miette source.
+    pub fn source(&self) -> LogSource {
+        LogSource::new(&self.name, Arc::clone(&self.src))
     }
 
     /// The log's id for a player (`"14828"`, or the name in hotseat logs).
