@@ -6,6 +6,9 @@
 //! do (one trace line per top-level action); an action's auto actions are processed right
 //! after it and belong to its index.
 
+// A replay fails once, at its end; the size of the error value does not matter.
+#![allow(clippy::result_large_err)]
+
 use miette::{Diagnostic, LabeledSpan, SourceCode};
 use std::fmt;
 use std::ops::ControlFlow;

@@ -10,5 +10,8 @@ mod import;
 /// Every 1836Jr30 fixture against the reference engine's per-action traces and final scores.
 mod conformance;
 
+/// Wire formats of the state snapshot and the standings.
+mod output;
+
 /// The binary: exit codes, stdout/stderr contract.
 mod cli;

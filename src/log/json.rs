@@ -19,7 +19,7 @@ fn span_of(src: &str, raw: &RawValue) -> Span {
 
 /// The JSON type of the value written at `span`, for "expected …, found …" messages.
 pub(crate) fn found(src: &str, span: Span) -> &'static str {
-    match src[span.offset..span.end()].as_bytes().first() {
+    match src.as_bytes()[span.offset..span.end()].first() {
         Some(b'{') => "an object",
         Some(b'[') => "an array",
         Some(b'"') => "a string",

@@ -73,7 +73,7 @@ impl ScoreReport {
             })
             .collect();
         // Stable sort: ties stay in seat order.
-        players.sort_by(|a, b| b.total.cmp(&a.total));
+        players.sort_by_key(|p| std::cmp::Reverse(p.total));
         for i in 0..players.len() {
             players[i].rank = if i > 0 && players[i].total == players[i - 1].total {
                 players[i - 1].rank

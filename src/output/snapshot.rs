@@ -261,7 +261,6 @@ impl fmt::Display for Snapshot {
             ]);
         }
         table(f, &rows)?;
-        writeln!(f)?;
         let mut rows = vec![[
             "corp",
             "president",
@@ -310,6 +309,7 @@ impl fmt::Display for Snapshot {
             ]);
         }
         if rows.len() > 1 {
+            writeln!(f)?;
             table(f, &rows)?;
         }
         let open: Vec<String> = self
