@@ -1,3 +1,4 @@
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
@@ -18,7 +19,12 @@ pub fn shared_dir() -> Option<PathBuf> {
     if dir.join("fixtures").is_dir() {
         Some(dir)
     } else {
-        eprintln!("skipped: {} not found (set RAILNOTE_SHARED)", dir.display());
+        // Written past the test harness's capture so that a skip is visible in every run.
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: {} not found (set RAILNOTE_SHARED)",
+            dir.display()
+        );
         None
     }
 }
