@@ -1,1 +1,47 @@
-fn main() {}
+//! Import + replay of every 1836Jr30 fixture (`<shared>/fixtures/1836Jr30/*.json`; the shared
+//! directory is `$RAILNOTE_SHARED` or `../shared` beside the package). Skips when absent.
+
+use std::path::{Path, PathBuf};
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+
+fn fixtures() -> Vec<PathBuf> {
+    let shared = std::env::var_os("RAILNOTE_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    let dir = std::env::var_os("RAILNOTE_FIXTURES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| shared.join("fixtures"))
+        .join("1836Jr30");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("skipped: {} not found (set RAILNOTE_SHARED)", dir.display());
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn replay_fixtures(c: &mut Criterion) {
+    for path in fixtures() {
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        let src = std::fs::read_to_string(&path).unwrap();
+        c.bench_function(&format!("import/{name}"), |b| {
+            b.iter(|| railnote::log::read(&name, black_box(&src)).map(|log| log.actions.len()))
+        });
+        c.bench_function(&format!("import+replay/{name}"), |b| {
+            b.iter(|| {
+                let log = railnote::log::read(&name, black_box(&src)).ok()?;
+                // Until the engine is complete the replay stops early; that is still measured.
+                let replay = railnote::replay::Replay::new(&log).ok()?;
+                Some(replay.finish().is_ok())
+            })
+        });
+    }
+}
+
+criterion_group!(benches, replay_fixtures);
+criterion_main!(benches);

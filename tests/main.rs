@@ -1,1 +1,17 @@
-//! The single integration test binary.
+//! The single integration test binary (one link on a 2-core CI); each module is a file here so
+//! that every snapshot lands in `tests/snapshots/`.
+
+/// Shared fixtures lookup and the deterministic diagnostic renderer.
+mod common;
+
+/// Malformed and edge-case logs: undo/redo filtering, hotseat ids, rendered diagnostics.
+mod import;
+
+/// Every 1836Jr30 fixture against the reference engine's per-action traces and final scores.
+mod conformance;
+
+/// Wire formats of the state snapshot and the standings.
+mod output;
+
+/// The binary: exit codes, stdout/stderr contract.
+mod cli;

@@ -1,0 +1,169 @@
+//! Problems found while reading a game log: one [`LogError`] with many related [`Problem`]s
+//! sharing one source file.
+
+use std::fmt;
+use std::sync::Arc;
+
+use miette::{Diagnostic, LabeledSpan};
+
+use crate::log::source::LogSource;
+use crate::log::span::Span;
+
+/// What kind of problem a log has; each kind has a stable diagnostic code (`log::…`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum ProblemKind {
+    /// The file is not valid JSON.
+    Syntax,
+    /// The file is JSON but not an 18xx.games game log.
+    NotALog,
+    /// A required field is missing.
+    MissingField,
+    /// A field has the wrong JSON type.
+    WrongType,
+    /// A field's value is malformed or out of range (rotation 7, share price `"82,2"`).
+    BadValue,
+    /// The log's title is not one railnote knows.
+    UnknownTitle,
+    /// The action type is not one railnote knows.
+    UnknownActionType,
+    /// An entity (player, corporation, company) that the game does not have.
+    UnknownEntity,
+    /// A share certificate id that the title does not have.
+    UnknownShare,
+    /// A train id that the title does not have.
+    UnknownTrain,
+    /// A tile or city id that the title does not have.
+    UnknownTile,
+    /// A hex that is not on the map.
+    UnknownHex,
+    /// A market cell that is not on the stock market.
+    UnknownMarketCell,
+    /// An `undo` whose `action_id` names no action of the log.
+    UndoTarget,
+    /// A `redo` with nothing undone to restore.
+    NothingToRedo,
+}
+
+impl ProblemKind {
+    /// The stable diagnostic code, e.g. `log::unknown_share`.
+    pub fn code(self) -> &'static str {
+        match self {
+            ProblemKind::Syntax => "log::syntax",
+            ProblemKind::NotALog => "log::not_a_log",
+            ProblemKind::MissingField => "log::missing_field",
+            ProblemKind::WrongType => "log::wrong_type",
+            ProblemKind::BadValue => "log::bad_value",
+            ProblemKind::UnknownTitle => "log::unknown_title",
+            ProblemKind::UnknownActionType => "log::unknown_action_type",
+            ProblemKind::UnknownEntity => "log::unknown_entity",
+            ProblemKind::UnknownShare => "log::unknown_share",
+            ProblemKind::UnknownTrain => "log::unknown_train",
+            ProblemKind::UnknownTile => "log::unknown_tile",
+            ProblemKind::UnknownHex => "log::unknown_hex",
+            ProblemKind::UnknownMarketCell => "log::unknown_market_cell",
+            ProblemKind::UndoTarget => "log::undo_target",
+            ProblemKind::NothingToRedo => "log::nothing_to_redo",
+        }
+    }
+}
+
+/// One problem at one place of the log.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Problem {
+    /// The kind (gives the code).
+    pub kind: ProblemKind,
+    /// What was expected, e.g. "`rotation` must be 0–5".
+    pub message: String,
+    /// Where.
+    pub span: Span,
+    /// What was found there, e.g. "found 7".
+    pub label: String,
+    /// How to write it correctly.
+    pub help: Option<String>,
+}
+
+impl Problem {
+    /// A problem without help text.
+    pub fn new(
+        kind: ProblemKind,
+        span: Span,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> Problem {
+        Problem {
+            kind,
+            message: message.into(),
+            span,
+            label: label.into(),
+            help: None,
+        }
+    }
+
+    /// The same problem with a help line.
+    #[must_use]
+    pub fn with_help(mut self, help: impl Into<String>) -> Problem {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+impl Diagnostic for Problem {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.kind.code()))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        Some(Box::new(std::iter::once(
+            LabeledSpan::new_primary_with_span(Some(self.label.clone()), self.span),
+        )))
+    }
+}
+
+/// A game log that could not be read: every problem found, against the file's text.
+#[derive(Debug, thiserror::Error, Diagnostic)]
+#[error("cannot read game log {name}: {}", summary(.problems))]
+#[diagnostic(code(log::invalid))]
+pub struct LogError {
+    /// The file name as given.
+    pub name: String,
+    /// The file's text.
+    #[source_code]
+    pub src: LogSource,
+    /// The problems, in file order.
+    #[related]
+    pub problems: Vec<Problem>,
+}
+
+fn summary(problems: &[Problem]) -> String {
+    match problems {
+        [one] => one.message.clone(),
+        many => format!("{} problems", many.len()),
+    }
+}
+
+impl LogError {
+    /// An error for `problems` (sorted by position) in the file `name` with text `src`.
+    pub fn new(name: &str, src: Arc<str>, mut problems: Vec<Problem>) -> LogError {
+        problems.sort_by_key(|p| p.span);
+        LogError {
+            name: name.to_string(),
+            src: LogSource::new(name, src),
+            problems,
+        }
+    }
+
+    /// The first problem's code (`log::syntax`, …), or `log::invalid` if there is none.
+    pub fn first_code(&self) -> &'static str {
+        self.problems
+            .first()
+            .map_or("log::invalid", |p| p.kind.code())
+    }
+}

@@ -1,0 +1,25 @@
+//! The 18xx.games game-log layer: reads the JSON logs of the reference site into typed
+//! [`Action`](crate::action::Action)s with source positions. Knows nothing of rules.
+//!
+//! Three stages, each usable on its own:
+//! 1. [`parse`]: JSON syntax → [`Document`] (header + every raw action, with byte spans);
+//! 2. [`filter`]: undo/redo filtering exactly as the reference engine loads a log;
+//! 3. [`resolve`]: id strings (`Nord_3`, `3-1`, `57-2-0`, `"82,2,6"`) → typed ids.
+//!
+//! [`read`] runs all three. Every problem of a file is collected into one [`LogError`], a miette
+//! diagnostic with a label at the exact place and a help line saying what was expected.
+
+mod error;
+mod json;
+mod raw;
+mod resolve;
+mod source;
+mod span;
+
+pub use error::{LogError, Problem, ProblemKind};
+pub use raw::{filter, parse, Document, Header, LogPlayer, RawAction};
+pub use resolve::{
+    read, read_with, resolve, AutoAction, GameLog, LoggedAction, MapLookup, ProvisionalMap,
+};
+pub use source::LogSource;
+pub use span::{Span, Spanned};

@@ -1,0 +1,461 @@
+//! The syntax of an 18xx.games game log: header and actions as written, with spans, no rules.
+//!
+//! Only what every action has (type, id, entity, `action_id` of undos, embedded auto actions) is
+//! decoded here; the type-specific fields are decoded by [`crate::log::resolve`] for the actions
+//! that survive undo filtering, as the reference engine never looks at undone actions.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::log::error::{LogError, Problem, ProblemKind};
+use crate::log::json::{self, Obj};
+use crate::log::span::{Span, Spanned};
+
+/// A game log as written: the header and every action of the `actions` array.
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// The file name, for diagnostics.
+    pub name: String,
+    /// The file's text.
+    pub src: Arc<str>,
+    /// Title, players, options, stored result.
+    pub header: Header,
+    /// Every entry of `actions`, undone ones and `undo`/`redo` records included.
+    pub actions: Vec<RawAction>,
+}
+
+/// The top-level fields of a log that railnote uses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    /// The game's id (an integer, or a string for hotseat games), as text.
+    pub game_id: Option<String>,
+    /// The title name (`1836Jr30`).
+    pub title: Spanned<String>,
+    /// The players in seat order.
+    pub players: Vec<LogPlayer>,
+    /// Where the `players` array is.
+    pub players_span: Span,
+    /// `settings.optional_rules`.
+    pub optional_rules: Vec<Spanned<String>>,
+    /// `settings.seed`, if any.
+    pub seed: Option<i64>,
+    /// The stored final scores by player id, if the game finished.
+    pub result: Option<BTreeMap<String, i64>>,
+    /// The stored game-end reason (`bank`, `bankrupt`, …).
+    pub game_end_reason: Option<String>,
+}
+
+/// A player as listed in the log's header.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogPlayer {
+    /// The id actions use for this player: the `id` field as text, or the name for hotseat logs
+    /// whose players have no id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Where the player's entry is.
+    pub span: Span,
+}
+
+/// One entry of the `actions` array, as written.
+#[derive(Debug, Clone)]
+pub struct RawAction {
+    /// The whole JSON object.
+    pub span: Span,
+    /// The source id (auto actions have none).
+    pub id: Option<i64>,
+    /// The `type` field (`lay_tile`, `undo`, …).
+    pub kind: Spanned<String>,
+    /// The `entity` field as text (player ids may be integers).
+    pub entity: Option<Spanned<String>>,
+    /// The `entity_type` field (`player`, `corporation`, `company`).
+    pub entity_type: Option<Spanned<String>>,
+    /// For `undo`: the `action_id` to undo back to (the state after that action), if given.
+    pub action_id: Option<Spanned<i64>>,
+    /// Embedded actions generated when the game was live, processed right after this one.
+    pub auto_actions: Vec<RawAction>,
+    /// Every field's value by name, decoded on demand.
+    pub(crate) fields: BTreeMap<String, Span>,
+}
+
+impl RawAction {
+    /// The span of a field's value, if present and not `null`.
+    pub fn field(&self, key: &str) -> Option<Span> {
+        self.fields.get(key).copied()
+    }
+
+    /// Whether this is an `undo`, `redo` or `message` record rather than a game action.
+    pub fn is_meta(&self) -> bool {
+        matches!(self.kind.value.as_str(), "undo" | "redo" | "message")
+    }
+}
+
+const LOG_SHAPE: &str =
+    "an 18xx.games game log is one JSON object: {\"title\": …, \"players\": […], \"actions\": […]}";
+
+/// Reads the syntax of a game log.
+///
+/// # Errors
+/// Broken JSON, or missing or mistyped header or action fields; every problem is reported.
+pub fn parse(name: &str, src: &str) -> Result<Document, LogError> {
+    let shared: Arc<str> = Arc::from(src);
+    let mut problems = Vec::new();
+    let doc = match Obj::document(src) {
+        Ok(doc) => doc,
+        Err(p) => return Err(LogError::new(name, shared, vec![p])),
+    };
+    let header = parse_header(&doc, &mut problems);
+    let mut actions = Vec::new();
+    match doc.array("actions", "the list of the game's actions") {
+        Ok(items) => {
+            for span in items {
+                match parse_action(src, span, false) {
+                    Ok(a) => actions.push(a),
+                    Err(mut ps) => problems.append(&mut ps),
+                }
+            }
+        }
+        Err(p) => problems.push(p.with_help(LOG_SHAPE)),
+    }
+    match header {
+        Some(header) if problems.is_empty() => Ok(Document {
+            name: name.to_string(),
+            src: shared,
+            header,
+            actions,
+        }),
+        _ => Err(LogError::new(name, shared, problems)),
+    }
+}
+
+fn parse_header(doc: &Obj<'_>, problems: &mut Vec<Problem>) -> Option<Header> {
+    let src = doc.src;
+    let before = problems.len();
+    let title = keep(
+        doc.str("title", "the game's title, e.g. \"1836Jr30\""),
+        problems,
+    );
+    let game_id = keep(doc.opt_id("id"), problems).flatten().map(|s| s.value);
+    let mut players = Vec::new();
+    let players_span = doc.get("players").unwrap_or(doc.span);
+    if let Some(items) = keep(
+        doc.array(
+            "players",
+            "the seat order: [{\"id\": 1, \"name\": \"Ann\"}, …]",
+        ),
+        problems,
+    ) {
+        for span in items {
+            let player = Obj::at(src, span, "a player").and_then(|p| {
+                let name = p.str("name", "the player's name")?;
+                let id = p
+                    .opt_id("id")?
+                    .map_or_else(|| name.value.clone(), |id| id.value);
+                Ok(LogPlayer {
+                    id,
+                    name: name.value,
+                    span,
+                })
+            });
+            if let Some(p) = keep(player, problems) {
+                players.push(p);
+            }
+        }
+    }
+    let mut optional_rules = Vec::new();
+    let mut seed = None;
+    if let Some(span) = doc.get("settings") {
+        if let Some(settings) = keep(Obj::at(src, span, "`settings`"), problems) {
+            seed = keep(settings.opt_int("seed"), problems)
+                .flatten()
+                .map(|s| s.value);
+            if let Some(items) = keep(settings.opt_array("optional_rules"), problems) {
+                for span in items {
+                    if let Some(rule) =
+                        keep(json::string_at(src, span, "an optional rule"), problems)
+                    {
+                        optional_rules.push(rule);
+                    }
+                }
+            }
+        }
+    }
+    let result = match doc.get("result") {
+        None => None,
+        Some(span) => keep(Obj::at(src, span, "`result`"), problems).and_then(|r| {
+            let scores: Result<BTreeMap<String, i64>, Problem> = r
+                .keys()
+                .map(|k| Ok((k.clone(), r.int(k, "a score")?.value)))
+                .collect();
+            keep(scores, problems)
+        }),
+    };
+    let game_end_reason = keep(doc.opt_str("game_end_reason"), problems)
+        .flatten()
+        .map(|s| s.value);
+    if problems.len() > before {
+        return None;
+    }
+    Some(Header {
+        game_id,
+        title: title?,
+        players,
+        players_span,
+        optional_rules,
+        seed,
+        result,
+        game_end_reason,
+    })
+}
+
+/// `Ok` values pass; a problem is collected and becomes `None`.
+fn keep<T>(r: Result<T, Problem>, problems: &mut Vec<Problem>) -> Option<T> {
+    r.map_err(|p| problems.push(p)).ok()
+}
+
+fn parse_action(src: &str, span: Span, auto: bool) -> Result<RawAction, Vec<Problem>> {
+    let what = if auto { "an auto action" } else { "an action" };
+    let obj = Obj::at(src, span, what).map_err(|p| vec![p])?;
+    let mut problems = Vec::new();
+    let kind = obj.str("type", "the action type, e.g. \"lay_tile\"");
+    let id = if auto {
+        Ok(None)
+    } else {
+        obj.int("id", "the action's integer id").map(Some)
+    };
+    let entity = obj.opt_id("entity");
+    let entity_type = obj.opt_str("entity_type");
+    let action_id = obj.opt_int("action_id");
+    let mut auto_actions = Vec::new();
+    match obj.opt_array("auto_actions") {
+        Ok(items) => {
+            for item in items {
+                match parse_action(src, item, true) {
+                    Ok(a) => auto_actions.push(a),
+                    Err(mut ps) => problems.append(&mut ps),
+                }
+            }
+        }
+        Err(p) => problems.push(p),
+    }
+    let (kind, id, entity, entity_type, action_id) =
+        match (kind, id, entity, entity_type, action_id) {
+            (Ok(k), Ok(i), Ok(e), Ok(t), Ok(a)) if problems.is_empty() => (k, i, e, t, a),
+            (k, i, e, t, a) => {
+                problems.extend(k.err());
+                problems.extend(i.err());
+                problems.extend(e.err());
+                problems.extend(t.err());
+                problems.extend(a.err());
+                return Err(problems);
+            }
+        };
+    let fields = obj
+        .keys()
+        .filter_map(|k| obj.get(k).map(|s| (k.clone(), s)))
+        .collect();
+    Ok(RawAction {
+        span,
+        id: id.map(|i| i.value),
+        kind,
+        entity,
+        entity_type,
+        action_id,
+        auto_actions,
+        fields,
+    })
+}
+
+/// The surviving actions of a log after undo/redo filtering, as indices into `actions`, in
+/// order. `message` records survive (they are never undone); `undo`/`redo` records never do.
+///
+/// This is the reference engine's `filtered_actions` (lib/engine/game/base.rb):
+/// * `undo` without `action_id` undoes the last surviving non-message action; with
+///   `action_id` K it undoes every surviving non-message action after the one whose id is K
+///   (K = 0: all of them). The undone actions form one group on a stack.
+/// * `redo` restores the last group.
+/// * any other action clears the stack (no redo past a new action).
+///
+/// # Errors
+/// An `undo` naming an id that no action has, or a `redo` with nothing to restore.
+pub fn filter(actions: &[RawAction]) -> Result<Vec<usize>, Vec<Problem>> {
+    let mut slots: Vec<Option<usize>> = vec![None; actions.len()];
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut problems = Vec::new();
+    let live = |slot: &Option<usize>| slot.is_some_and(|i| actions[i].kind.value != "message");
+    for (index, action) in actions.iter().enumerate() {
+        match action.kind.value.as_str() {
+            "undo" => {
+                let target = match &action.action_id {
+                    Some(k) if k.value == 0 => 0,
+                    Some(k) => match actions.iter().position(|a| a.id == Some(k.value)) {
+                        Some(i) => i + 1,
+                        None => {
+                            problems.push(
+                                Problem::new(
+                                    ProblemKind::UndoTarget,
+                                    k.span,
+                                    format!("`undo` goes back to action id {}, which the log does not have", k.value),
+                                    "no action has this id",
+                                )
+                                .with_help("`action_id` must be the id of an earlier action, or 0 to undo everything"),
+                            );
+                            continue;
+                        }
+                    },
+                    None => slots[..index].iter().rposition(live).unwrap_or(0),
+                };
+                let mut group = Vec::new();
+                for slot in slots.iter_mut().take(index).skip(target) {
+                    if live(slot) {
+                        group.extend(slot.take());
+                    }
+                }
+                groups.push(group);
+            }
+            "redo" => match groups.pop() {
+                Some(group) => {
+                    for i in group {
+                        slots[i] = Some(i);
+                    }
+                }
+                None => problems.push(
+                    Problem::new(
+                        ProblemKind::NothingToRedo,
+                        action.kind.span,
+                        "`redo` with nothing undone to restore",
+                        "nothing to redo here",
+                    )
+                    .with_help("a `redo` must follow an `undo` (or another `redo`) with no other action in between"),
+                ),
+            },
+            "message" => slots[index] = Some(index),
+            _ => {
+                groups.clear();
+                slots[index] = Some(index);
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(slots.into_iter().flatten().collect())
+    } else {
+        Err(problems)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn log(actions: &str) -> String {
+        format!(
+            r#"{{"title": "1836Jr30", "players": [{{"id": 1, "name": "A"}}, {{"name": "B"}}], "actions": [{actions}]}}"#
+        )
+    }
+
+    fn surviving(actions: &str) -> Vec<i64> {
+        let src = log(actions);
+        let doc = parse("t.json", &src).unwrap();
+        filter(&doc.actions)
+            .unwrap()
+            .into_iter()
+            .map(|i| doc.actions[i].id.unwrap())
+            .collect()
+    }
+
+    fn pass(id: i64) -> String {
+        format!(r#"{{"type": "pass", "entity": 1, "entity_type": "player", "id": {id}}}"#)
+    }
+
+    #[test]
+    fn header_reads_hotseat_players_by_name() {
+        let src = log("");
+        let doc = parse("t.json", &src).unwrap();
+        let ids: Vec<_> = doc.header.players.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids, ["1", "B"]);
+    }
+
+    #[test]
+    fn undo_without_target_undoes_the_last_action() {
+        let a = [
+            pass(1),
+            pass(2),
+            r#"{"type": "undo", "id": 3}"#.into(),
+            pass(4),
+        ]
+        .join(",");
+        assert_eq!(surviving(&a), [1, 4]);
+    }
+
+    #[test]
+    fn undo_redo_restores() {
+        let a = [
+            pass(1),
+            pass(2),
+            r#"{"type": "undo", "id": 3}"#.into(),
+            r#"{"type": "undo", "id": 4}"#.into(),
+            r#"{"type": "redo", "id": 5}"#.into(),
+        ]
+        .join(",");
+        assert_eq!(surviving(&a), [1]);
+        let a = [a, r#"{"type": "redo", "id": 6}"#.into()].join(",");
+        assert_eq!(surviving(&a), [1, 2]);
+    }
+
+    #[test]
+    fn undo_to_action_id_and_zero() {
+        let a = [
+            pass(1),
+            pass(2),
+            pass(3),
+            r#"{"type": "undo", "id": 4, "action_id": 1}"#.into(),
+        ]
+        .join(",");
+        assert_eq!(surviving(&a), [1]);
+        let a = [
+            pass(1),
+            pass(2),
+            r#"{"type": "undo", "id": 4, "action_id": 0}"#.into(),
+        ]
+        .join(",");
+        assert_eq!(surviving(&a), Vec::<i64>::new());
+    }
+
+    #[test]
+    fn a_new_action_clears_the_redo_stack() {
+        let a = [
+            pass(1),
+            pass(2),
+            r#"{"type": "undo", "id": 3}"#.into(),
+            pass(4),
+            r#"{"type": "redo", "id": 5}"#.into(),
+        ]
+        .join(",");
+        let src = log(&a);
+        let doc = parse("t.json", &src).unwrap();
+        let err = filter(&doc.actions).unwrap_err();
+        assert_eq!(err[0].kind, ProblemKind::NothingToRedo);
+    }
+
+    #[test]
+    fn messages_are_never_undone() {
+        let msg = r#"{"type": "message", "entity": 1, "id": 2, "message": "hi"}"#;
+        let a = [pass(1), msg.into(), r#"{"type": "undo", "id": 3}"#.into()].join(",");
+        assert_eq!(surviving(&a), [2]);
+    }
+
+    #[test]
+    fn undo_to_unknown_id_is_an_error() {
+        let a = [
+            pass(1),
+            r#"{"type": "undo", "id": 2, "action_id": 77}"#.into(),
+        ]
+        .join(",");
+        let src = log(&a);
+        let doc = parse("t.json", &src).unwrap();
+        assert_eq!(
+            filter(&doc.actions).unwrap_err()[0].kind,
+            ProblemKind::UndoTarget
+        );
+    }
+}

@@ -1,0 +1,882 @@
+//! From syntax to typed actions: resolves every id string of the surviving actions against the
+//! title (players, corporations, companies, shares, trains, market cells) and the map (hexes,
+//! tiles, cities). Knows no rules: whether an action is legal is [`crate::replay`]'s question.
+
+use std::cell::RefCell;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::action::{Action, BidTarget, DividendKind, Entity, MarketCell, RouteSpec};
+use crate::engine::title::Title;
+use crate::ids::{
+    CityRef, CompanyId, CorpId, HexId, Money, Percent, PlayerId, Rotation, ShareId, TileDefId,
+    TileId, TrainId,
+};
+use crate::log::error::{LogError, Problem, ProblemKind};
+use crate::log::json::{self, Obj};
+use crate::log::raw::{self, Document, Header, LogPlayer, RawAction};
+use crate::log::source::LogSource;
+use crate::log::span::{Span, Spanned};
+
+/// How the importer learns about the map: which hexes exist and which physical tiles the
+/// reference ids (`57-2`, preprinted `G7-2`, `blank-0`) name.
+///
+/// Until the map subsystem provides `MapData::parse_tile_id`, [`ProvisionalMap`] stands in.
+pub trait MapLookup: fmt::Debug {
+    /// The physical tile a reference tile id names, if the title has it.
+    fn tile(&self, text: &str) -> Option<TileId>;
+
+    /// Whether the hex is on the map.
+    fn has_hex(&self, hex: HexId) -> bool;
+}
+
+/// A stand-in for the title's map: accepts every hex, and every tile id of the form
+/// `<name>-<copy>`, numbering tile names in order of first appearance.
+///
+/// Replace by the title's `MapData` once `engine::map` can resolve tile ids.
+#[derive(Debug, Default)]
+pub struct ProvisionalMap {
+    names: RefCell<Vec<String>>,
+}
+
+impl MapLookup for ProvisionalMap {
+    fn tile(&self, text: &str) -> Option<TileId> {
+        let (name, copy) = text.rsplit_once('-')?;
+        if name.is_empty() || copy.is_empty() || !copy.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let copy: u16 = copy.parse().ok()?;
+        let mut names = self.names.borrow_mut();
+        let def = match names.iter().position(|n| n == name) {
+            Some(i) => i,
+            None => {
+                names.push(name.to_string());
+                names.len() - 1
+            }
+        };
+        Some(TileId {
+            def: TileDefId(u16::try_from(def).ok()?),
+            copy,
+        })
+    }
+
+    fn has_hex(&self, _hex: HexId) -> bool {
+        true
+    }
+}
+
+/// A game log ready to replay: the header and the surviving actions, typed.
+#[derive(Debug, Clone)]
+pub struct GameLog {
+    /// The file name, for diagnostics.
+    pub name: String,
+    /// The file's text.
+    pub src: Arc<str>,
+    /// The header as written.
+    pub header: Header,
+    /// The title the log is for.
+    pub title: &'static Title,
+    /// The actions to process, in order, after undo/redo filtering (messages left out).
+    pub actions: Vec<LoggedAction>,
+    /// How many entries the `actions` array had.
+    pub raw_count: usize,
+}
+
+impl GameLog {
+    /// The file's text as a miette source.
+    pub fn source(&self) -> LogSource {
+        LogSource::new(&self.name, Arc::clone(&self.src))
+    }
+
+    /// The log's id for a player (`"14828"`, or the name in hotseat logs).
+    pub fn player_id(&self, player: PlayerId) -> &str {
+        self.header
+            .players
+            .get(player.0 as usize)
+            .map_or("?", |p| p.id.as_str())
+    }
+
+    /// The log's ids of all players, in seat order.
+    pub fn player_ids(&self) -> Vec<String> {
+        self.header.players.iter().map(|p| p.id.clone()).collect()
+    }
+}
+
+/// One surviving top-level action.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoggedAction {
+    /// Position in the log's `actions` array (0-based).
+    pub raw_index: usize,
+    /// The source `id`.
+    pub action_id: i64,
+    /// The reference type name (`lay_tile`, `program_share_pass`, …).
+    pub type_name: String,
+    /// Where the action's JSON object is.
+    pub span: Span,
+    /// The typed action.
+    pub action: Action,
+    /// Its embedded auto actions, processed right after it.
+    pub auto_actions: Vec<AutoAction>,
+}
+
+/// An auto action embedded in a top-level action (it has no id of its own).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AutoAction {
+    /// The reference type name.
+    pub type_name: String,
+    /// Where its JSON object is (inside the parent's).
+    pub span: Span,
+    /// The typed action.
+    pub action: Action,
+}
+
+/// Reads a game log: syntax, undo/redo filtering, id resolution, with the provisional map.
+///
+/// # Errors
+/// Every syntax and resolution problem of the file, as one [`LogError`].
+pub fn read(name: &str, src: &str) -> Result<GameLog, LogError> {
+    read_with(name, src, &ProvisionalMap::default())
+}
+
+/// Like [`read`], resolving hexes and tiles through `map`.
+///
+/// # Errors
+/// Every syntax and resolution problem of the file, as one [`LogError`].
+pub fn read_with(name: &str, src: &str, map: &dyn MapLookup) -> Result<GameLog, LogError> {
+    let doc = raw::parse(name, src)?;
+    resolve(&doc, map)
+}
+
+/// Resolves a parsed log against its title and `map`.
+///
+/// # Errors
+/// Every resolution problem of the surviving actions, as one [`LogError`].
+pub fn resolve(doc: &Document, map: &dyn MapLookup) -> Result<GameLog, LogError> {
+    let fail = |problems| LogError::new(&doc.name, Arc::clone(&doc.src), problems);
+    let title_name = &doc.header.title;
+    let Some(title) = Title::by_name(&title_name.value) else {
+        let problem = Problem::new(
+            ProblemKind::UnknownTitle,
+            title_name.span,
+            format!("railnote does not know the title `{}`", title_name.value),
+            "unknown title",
+        )
+        .with_help(format!("known titles: {}", Title::known_names().join(", ")));
+        return Err(fail(vec![problem]));
+    };
+    let surviving = raw::filter(&doc.actions).map_err(fail)?;
+    let mut r = Resolver {
+        src: &doc.src,
+        title,
+        players: &doc.header.players,
+        map,
+        problems: Vec::new(),
+    };
+    let mut actions = Vec::new();
+    for index in surviving {
+        let raw = &doc.actions[index];
+        if raw.kind.value == "message" {
+            continue;
+        }
+        let action = r.action(raw);
+        let autos: Vec<_> = raw
+            .auto_actions
+            .iter()
+            .filter(|a| a.kind.value != "message")
+            .filter_map(|a| {
+                r.action(a).map(|action| AutoAction {
+                    type_name: a.kind.value.clone(),
+                    span: a.span,
+                    action,
+                })
+            })
+            .collect();
+        if let (Some(action), Some(action_id)) = (action, raw.id) {
+            actions.push(LoggedAction {
+                raw_index: index,
+                action_id,
+                type_name: raw.kind.value.clone(),
+                span: raw.span,
+                action,
+                auto_actions: autos,
+            });
+        }
+    }
+    if !r.problems.is_empty() {
+        return Err(fail(r.problems));
+    }
+    Ok(GameLog {
+        name: doc.name.clone(),
+        src: Arc::clone(&doc.src),
+        header: doc.header.clone(),
+        title,
+        actions,
+        raw_count: doc.actions.len(),
+    })
+}
+
+const ACTION_TYPES: &str =
+    "bid, pass, par, buy_shares, sell_shares, buy_company, lay_tile, place_token, run_routes, \
+     dividend, buy_train, discard_train, bankrupt, undo, redo, message, program_*";
+
+struct Resolver<'a> {
+    src: &'a str,
+    title: &'static Title,
+    players: &'a [LogPlayer],
+    map: &'a dyn MapLookup,
+    problems: Vec<Problem>,
+}
+
+/// `Ok` values pass, problems are collected and become `None`.
+macro_rules! keep {
+    ($r:expr, $e:expr) => {
+        match $e {
+            Ok(v) => Some(v),
+            Err(p) => {
+                $r.problems.push(p);
+                None
+            }
+        }
+    };
+}
+
+impl Resolver<'_> {
+    fn action(&mut self, raw: &RawAction) -> Option<Action> {
+        let kind = raw.kind.value.as_str();
+        let obj = keep!(
+            self,
+            Obj::at(self.src, raw.span, format!("the `{kind}` action"))
+        )?;
+        if !is_known_type(kind) {
+            self.problems.push(
+                Problem::new(
+                    ProblemKind::UnknownActionType,
+                    raw.kind.span,
+                    format!(
+                        "railnote does not know the action type `{kind}` of {}",
+                        self.title.name
+                    ),
+                    "unknown action type",
+                )
+                .with_help(format!("known action types: {ACTION_TYPES}")),
+            );
+            return None;
+        }
+        let entity = self.entity(raw, &obj);
+        let action = match kind {
+            "bid" => self.bid(&obj, entity?),
+            "pass" => Some(Action::Pass { entity: entity? }),
+            "par" => {
+                let corp = self.corp_field(&obj, "corporation");
+                let cell = self.market_cell(&obj);
+                Some(Action::Par {
+                    entity: entity?,
+                    corp: corp?,
+                    cell: cell?,
+                })
+            }
+            "buy_shares" | "sell_shares" => {
+                let shares = self.shares(&obj);
+                let percent = keep!(self, obj.opt_int("percent"))
+                    .and_then(|p| lift(p.map(|p| self.percent(p))));
+                let (entity, shares, percent) = (entity?, shares?, percent?);
+                Some(if kind == "buy_shares" {
+                    Action::BuyShares {
+                        entity,
+                        shares,
+                        percent,
+                    }
+                } else {
+                    Action::SellShares {
+                        entity,
+                        shares,
+                        percent,
+                    }
+                })
+            }
+            "buy_company" => {
+                let company = self.company_field(&obj, "company");
+                let price = self.money(&obj, "price");
+                Some(Action::BuyCompany {
+                    entity: entity?,
+                    company: company?,
+                    price: price?,
+                })
+            }
+            "lay_tile" => {
+                let hex = keep!(self, obj.str("hex", "the hex coordinate, e.g. \"H6\""))
+                    .and_then(|h| self.hex(&h));
+                let tile = keep!(self, obj.str("tile", "the tile id, e.g. \"57-0\""))
+                    .and_then(|t| self.tile(&t));
+                let rotation = keep!(self, obj.int("rotation", "the rotation 0–5"))
+                    .and_then(|r| self.rotation(&r));
+                Some(Action::LayTile {
+                    entity: entity?,
+                    hex: hex?,
+                    tile: tile?,
+                    rotation: rotation?,
+                })
+            }
+            "place_token" => {
+                let city = keep!(self, obj.str("city", "the city id, e.g. \"57-0-0\""))
+                    .and_then(|c| self.city(&c));
+                let slot = keep!(self, obj.opt_int("slot")).and_then(|s| match s {
+                    None => Some(None),
+                    Some(s) => keep!(self, small(&s, "`slot`", "a slot number 0–255").map(Some)),
+                });
+                Some(Action::PlaceToken {
+                    entity: entity?,
+                    city: city?,
+                    slot: slot?,
+                })
+            }
+            "run_routes" => {
+                let routes = self.routes(&obj);
+                Some(Action::RunRoutes {
+                    entity: entity?,
+                    routes: routes?,
+                })
+            }
+            "dividend" => {
+                let kind = keep!(self, obj.str("kind", "\"payout\" or \"withhold\"")).and_then(
+                    |k| match k.value.as_str() {
+                        "payout" => Some(DividendKind::Payout),
+                        "withhold" => Some(DividendKind::Withhold),
+                        other => keep!(
+                            self,
+                            Err(bad(
+                                k.span,
+                                "`kind` of a dividend must be \"payout\" or \"withhold\"",
+                                other
+                            ))
+                        ),
+                    },
+                );
+                Some(Action::Dividend {
+                    entity: entity?,
+                    kind: kind?,
+                })
+            }
+            "buy_train" => {
+                let train = self.train_field(&obj, "train");
+                let price = self.money(&obj, "price");
+                let exchange = keep!(self, obj.opt_str("exchange"))
+                    .and_then(|e| lift(e.map(|e| self.train(&e))));
+                Some(Action::BuyTrain {
+                    entity: entity?,
+                    train: train?,
+                    price: price?,
+                    exchange: exchange?,
+                })
+            }
+            "discard_train" => {
+                let train = self.train_field(&obj, "train");
+                Some(Action::DiscardTrain {
+                    entity: entity?,
+                    train: train?,
+                })
+            }
+            "bankrupt" => Some(Action::Bankrupt { entity: entity? }),
+            _ => Some(Action::Program { entity: entity? }), // program_*: accepted and ignored
+        };
+        action
+    }
+
+    fn entity(&mut self, raw: &RawAction, obj: &Obj<'_>) -> Option<Entity> {
+        let Some(entity) = &raw.entity else {
+            return keep!(
+                self,
+                Err(obj
+                    .req(
+                        "entity",
+                        "who acts: a player id or a corporation/company symbol"
+                    )
+                    .unwrap_err())
+            );
+        };
+        let name = entity.value.as_str();
+        let player = self
+            .players
+            .iter()
+            .position(|p| p.id == name)
+            .map(|i| Entity::Player(PlayerId(i as u8)));
+        let corp = self.title.corp_by_sym(name).map(Entity::Corporation);
+        let company = self.title.company_by_sym(name).map(Entity::Company);
+        let (found, expected) = match raw.entity_type.as_ref().map(|t| t.value.as_str()) {
+            Some("player") => (player, "a player id of this log".to_string()),
+            Some("corporation" | "minor") => {
+                (corp, format!("a corporation: {}", self.corp_names()))
+            }
+            Some("company") => (
+                company,
+                format!("a private company: {}", self.company_names()),
+            ),
+            Some(other) => {
+                let span = raw.entity_type.as_ref().map_or(raw.span, |t| t.span);
+                return keep!(
+                    self,
+                    Err(bad(
+                        span,
+                        "`entity_type` must be \"player\", \"corporation\" or \"company\"",
+                        other
+                    ))
+                );
+            }
+            None => (
+                player.or(corp).or(company),
+                "a player id or a corporation/company symbol".to_string(),
+            ),
+        };
+        let ids: Vec<&str> = self.players.iter().map(|p| p.id.as_str()).collect();
+        found.or_else(|| {
+            self.problems.push(
+                Problem::new(
+                    ProblemKind::UnknownEntity,
+                    entity.span,
+                    format!("the acting entity `{name}` is not {expected}"),
+                    "unknown entity",
+                )
+                .with_help(format!("players of this log: {}", ids.join(", "))),
+            );
+            None
+        })
+    }
+
+    fn corp_names(&self) -> String {
+        self.title
+            .corporations
+            .iter()
+            .map(|c| c.sym.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    fn company_names(&self) -> String {
+        self.title
+            .companies
+            .iter()
+            .map(|c| c.sym.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    fn corp(&mut self, sym: &Spanned<String>) -> Option<CorpId> {
+        let found = self.title.corp_by_sym(&sym.value);
+        if found.is_none() {
+            let help = format!("corporations of {}: {}", self.title.name, self.corp_names());
+            self.problems.push(
+                Problem::new(
+                    ProblemKind::UnknownEntity,
+                    sym.span,
+                    format!("{} has no corporation `{}`", self.title.name, sym.value),
+                    "unknown corporation",
+                )
+                .with_help(help),
+            );
+        }
+        found
+    }
+
+    fn corp_field(&mut self, obj: &Obj<'_>, key: &str) -> Option<CorpId> {
+        let sym = keep!(self, obj.str(key, "a corporation symbol, e.g. \"Nord\""))?;
+        self.corp(&sym)
+    }
+
+    fn company(&mut self, sym: &Spanned<String>) -> Option<CompanyId> {
+        let found = self.title.company_by_sym(&sym.value);
+        if found.is_none() {
+            let help = format!(
+                "private companies of {}: {}",
+                self.title.name,
+                self.company_names()
+            );
+            self.problems.push(
+                Problem::new(
+                    ProblemKind::UnknownEntity,
+                    sym.span,
+                    format!("{} has no private company `{}`", self.title.name, sym.value),
+                    "unknown company",
+                )
+                .with_help(help),
+            );
+        }
+        found
+    }
+
+    fn company_field(&mut self, obj: &Obj<'_>, key: &str) -> Option<CompanyId> {
+        let sym = keep!(self, obj.str(key, "a private company symbol, e.g. \"GCB\""))?;
+        self.company(&sym)
+    }
+
+    fn bid(&mut self, obj: &Obj<'_>, entity: Entity) -> Option<Action> {
+        let target = if obj.get("company").is_some() {
+            self.company_field(obj, "company").map(BidTarget::Company)
+        } else if obj.get("corporation").is_some() {
+            self.corp_field(obj, "corporation")
+                .map(BidTarget::Corporation)
+        } else if obj.get("minor").is_some() {
+            self.corp_field(obj, "minor").map(BidTarget::Corporation)
+        } else {
+            keep!(
+                self,
+                Err(obj
+                    .req("company", "the private company bid on, e.g. \"CFL\"")
+                    .unwrap_err())
+            )
+        };
+        let price = self.money(obj, "price");
+        Some(Action::Bid {
+            entity,
+            target: target?,
+            price: price?,
+        })
+    }
+
+    fn money(&mut self, obj: &Obj<'_>, key: &str) -> Option<Money> {
+        keep!(self, obj.int(key, "an amount of money")).map(|m| Money(m.value))
+    }
+
+    fn percent(&mut self, p: Spanned<i64>) -> Option<Percent> {
+        match u8::try_from(p.value) {
+            Ok(v) if v <= 100 => Some(Percent(v)),
+            _ => keep!(
+                self,
+                Err(bad(p.span, "`percent` must be 0–100", &p.value.to_string()))
+            ),
+        }
+    }
+
+    fn shares(&mut self, obj: &Obj<'_>) -> Option<Vec<ShareId>> {
+        let items = keep!(
+            self,
+            obj.array("shares", "the certificates, e.g. [\"Nord_3\"]")
+        )?;
+        let mut shares = Some(Vec::new());
+        for span in items {
+            let share = keep!(self, json::string_at(self.src, span, "a share id"))
+                .and_then(|s| self.share(&s));
+            match (share, shares.as_mut()) {
+                (Some(s), Some(list)) => list.push(s),
+                _ => shares = None,
+            }
+        }
+        shares
+    }
+
+    fn share(&mut self, text: &Spanned<String>) -> Option<ShareId> {
+        let count = self.title.shares.len();
+        let parsed = text.value.rsplit_once('_').and_then(|(corp, index)| {
+            let corp = self.title.corp_by_sym(corp)?;
+            let index: u8 = index.parse().ok().filter(|i| (*i as usize) < count)?;
+            Some(ShareId { corp, index })
+        });
+        if parsed.is_none() {
+            self.problems.push(
+                Problem::new(
+                    ProblemKind::UnknownShare,
+                    text.span,
+                    format!("{} has no share certificate `{}`", self.title.name, text.value),
+                    "unknown share",
+                )
+                .with_help(format!(
+                    "a share is `<corporation>_<n>` with n from 0 (president) to {}; corporations: {}",
+                    count.saturating_sub(1),
+                    self.corp_names()
+                )),
+            );
+        }
+        parsed
+    }
+
+    fn train_field(&mut self, obj: &Obj<'_>, key: &str) -> Option<TrainId> {
+        let text = keep!(self, obj.str(key, "a train id, e.g. \"3-1\""))?;
+        self.train(&text)
+    }
+
+    fn train(&mut self, text: &Spanned<String>) -> Option<TrainId> {
+        let parsed = text.value.rsplit_once('-').and_then(|(name, copy)| {
+            let kind = self.title.train_kind(name)?;
+            let copy: u16 = copy
+                .parse()
+                .ok()
+                .filter(|c| *c < self.title.train(kind).count)?;
+            Some(TrainId { kind, copy })
+        });
+        if parsed.is_none() {
+            let trains: Vec<String> = self
+                .title
+                .trains
+                .iter()
+                .map(|t| format!("{n}-0…{n}-{}", t.count.saturating_sub(1), n = t.name))
+                .collect();
+            self.problems.push(
+                Problem::new(
+                    ProblemKind::UnknownTrain,
+                    text.span,
+                    format!("{} has no train `{}`", self.title.name, text.value),
+                    "unknown train",
+                )
+                .with_help(format!("a train is `<type>-<copy>`: {}", trains.join(", "))),
+            );
+        }
+        parsed
+    }
+
+    fn hex(&mut self, text: &Spanned<String>) -> Option<HexId> {
+        match text.value.parse::<HexId>() {
+            Ok(hex) if self.map.has_hex(hex) => Some(hex),
+            Ok(_) => keep!(
+                self,
+                Err(Problem::new(
+                    ProblemKind::UnknownHex,
+                    text.span,
+                    format!("the {} map has no hex {}", self.title.name, text.value),
+                    "not on the map",
+                ))
+            ),
+            Err(e) => keep!(
+                self,
+                Err(Problem::new(
+                    ProblemKind::UnknownHex,
+                    text.span,
+                    e.to_string(),
+                    "not a hex coordinate"
+                )
+                .with_help("a hex is a row letter and a column number, e.g. \"H6\""))
+            ),
+        }
+    }
+
+    fn tile(&mut self, text: &Spanned<String>) -> Option<TileId> {
+        let found = self.map.tile(&text.value);
+        if found.is_none() {
+            self.problems.push(
+                Problem::new(
+                    ProblemKind::UnknownTile,
+                    text.span,
+                    format!("{} has no tile `{}`", self.title.name, text.value),
+                    "unknown tile",
+                )
+                .with_help("a tile is `<tile name>-<copy>`, e.g. \"57-0\" (the first tile 57)"),
+            );
+        }
+        found
+    }
+
+    fn city(&mut self, text: &Spanned<String>) -> Option<CityRef> {
+        let parsed = text.value.rsplit_once('-').and_then(|(tile, part)| {
+            let part: u8 = part.parse().ok()?;
+            Some(CityRef {
+                tile: self.map.tile(tile)?,
+                part,
+            })
+        });
+        if parsed.is_none() {
+            self.problems.push(
+                Problem::new(
+                    ProblemKind::UnknownTile,
+                    text.span,
+                    format!("{} has no city `{}`", self.title.name, text.value),
+                    "unknown city",
+                )
+                .with_help("a city is `<tile id>-<part index>`, e.g. \"57-0-0\""),
+            );
+        }
+        parsed
+    }
+
+    fn rotation(&mut self, r: &Spanned<i64>) -> Option<Rotation> {
+        let rotation = u8::try_from(r.value).ok().and_then(Rotation::new);
+        if rotation.is_none() {
+            self.problems
+                .push(bad(r.span, "`rotation` must be 0–5", &r.value.to_string()));
+        }
+        rotation
+    }
+
+    fn market_cell(&mut self, obj: &Obj<'_>) -> Option<MarketCell> {
+        let text = keep!(
+            self,
+            obj.str(
+                "share_price",
+                "the par cell as \"price,row,column\", e.g. \"82,2,6\""
+            )
+        )?;
+        let parts: Vec<Option<i64>> = text
+            .value
+            .split(',')
+            .map(|p| p.trim().parse().ok())
+            .collect();
+        let cell = match parts.as_slice() {
+            [Some(price), Some(row), Some(column)] => {
+                match (u8::try_from(*row), u8::try_from(*column)) {
+                    (Ok(row), Ok(column)) => Some(MarketCell {
+                        price: Money(*price),
+                        row,
+                        column,
+                    }),
+                    _ => None,
+                }
+            }
+            _ => {
+                self.problems.push(
+                    bad(
+                        text.span,
+                        "`share_price` must be \"price,row,column\"",
+                        &text.value,
+                    )
+                    .with_help("e.g. \"82,2,6\": price 82 in row 2, column 6 (0-based)"),
+                );
+                return None;
+            }
+        };
+        match cell {
+            Some(c) if self.title.cell(c.row, c.column).is_some() => Some(c),
+            _ => {
+                self.problems.push(
+                    Problem::new(
+                        ProblemKind::UnknownMarketCell,
+                        text.span,
+                        format!(
+                            "the {} stock market has no cell `{}`",
+                            self.title.name, text.value
+                        ),
+                        "no such market cell",
+                    )
+                    .with_help("row and column are 0-based positions in the market grid"),
+                );
+                None
+            }
+        }
+    }
+
+    fn routes(&mut self, obj: &Obj<'_>) -> Option<Vec<RouteSpec>> {
+        let items = keep!(
+            self,
+            obj.array("routes", "one route per train: [{\"train\": \"2-0\", …}]")
+        )?;
+        let mut routes = Some(Vec::new());
+        for span in items {
+            let route = self.route(span);
+            match (route, routes.as_mut()) {
+                (Some(r), Some(list)) => list.push(r),
+                _ => routes = None,
+            }
+        }
+        routes
+    }
+
+    fn route(&mut self, span: Span) -> Option<RouteSpec> {
+        let obj = keep!(self, Obj::at(self.src, span, "a route"))?;
+        let train = self.train_field(&obj, "train");
+        let revenue = keep!(self, obj.opt_int("revenue")).map(|r| r.map(|r| Money(r.value)));
+        let mut connections = Some(Vec::new());
+        for seg in keep!(
+            self,
+            obj.array(
+                "connections",
+                "the hexes walked, stop to stop: [[\"H6\", \"H4\"]]"
+            )
+        )? {
+            let hexes =
+                keep!(self, json::array_at(self.src, seg, "a route segment")).and_then(|hexes| {
+                    let parsed: Vec<Option<HexId>> = hexes
+                        .into_iter()
+                        .map(|h| {
+                            keep!(self, json::string_at(self.src, h, "a hex"))
+                                .and_then(|h| self.hex(&h))
+                        })
+                        .collect();
+                    parsed.into_iter().collect::<Option<Vec<_>>>()
+                });
+            match (hexes, connections.as_mut()) {
+                (Some(h), Some(list)) => list.push(h),
+                _ => connections = None,
+            }
+        }
+        let mut nodes = Some(Vec::new());
+        for node in keep!(self, obj.opt_array("nodes"))? {
+            let parsed = keep!(self, json::string_at(self.src, node, "a route stop"))
+                .and_then(|n| self.node(&n));
+            match (parsed, nodes.as_mut()) {
+                (Some(n), Some(list)) => list.push(n),
+                _ => nodes = None,
+            }
+        }
+        Some(RouteSpec {
+            train: train?,
+            connections: connections?,
+            revenue: revenue?,
+            nodes: nodes?,
+        })
+    }
+
+    fn node(&mut self, text: &Spanned<String>) -> Option<(HexId, u8)> {
+        let parsed = text
+            .value
+            .rsplit_once('-')
+            .and_then(|(hex, part)| Some((hex.parse::<HexId>().ok()?, part.parse::<u8>().ok()?)));
+        match parsed {
+            Some((hex, part)) if self.map.has_hex(hex) => Some((hex, part)),
+            _ => keep!(
+                self,
+                Err(Problem::new(
+                    ProblemKind::UnknownHex,
+                    text.span,
+                    format!(
+                        "`{}` is not a route stop of the {} map",
+                        text.value, self.title.name
+                    ),
+                    "unknown stop",
+                )
+                .with_help("a stop is `<hex>-<part index>`, e.g. \"D6-1\""))
+            ),
+        }
+    }
+}
+
+fn is_known_type(kind: &str) -> bool {
+    matches!(
+        kind,
+        "bid"
+            | "pass"
+            | "par"
+            | "buy_shares"
+            | "sell_shares"
+            | "buy_company"
+            | "lay_tile"
+            | "place_token"
+            | "run_routes"
+            | "dividend"
+            | "buy_train"
+            | "discard_train"
+            | "bankrupt"
+    ) || kind.starts_with("program_")
+}
+
+/// An optional field: absent → `Some(None)`, resolved → `Some(Some(v))`, failed → `None`.
+fn lift<T>(v: Option<Option<T>>) -> Option<Option<T>> {
+    match v {
+        None => Some(None),
+        Some(v) => v.map(Some),
+    }
+}
+
+fn bad(span: Span, message: &str, found: &str) -> Problem {
+    Problem::new(
+        ProblemKind::BadValue,
+        span,
+        message,
+        format!("found {found}"),
+    )
+}
+
+fn small(v: &Spanned<i64>, what: &str, expected: &str) -> Result<u8, Problem> {
+    u8::try_from(v.value).map_err(|_| {
+        bad(
+            v.span,
+            &format!("{what} must be {expected}"),
+            &v.value.to_string(),
+        )
+    })
+}

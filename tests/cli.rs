@@ -1,0 +1,190 @@
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+use crate::common::{fixtures, shared_dir};
+
+fn railnote(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_railnote"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn code(out: &Output) -> i32 {
+    out.status.code().unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn stdout_json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+/// A scratch file for this test (a unique name under the target directory).
+fn scratch(name: &str, content: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, content).unwrap();
+    path
+}
+
+const OUT_OF_TURN: &str = r#"{
+  "id": 7,
+  "title": "1836Jr30",
+  "players": [{"id": 11, "name": "Ann"}, {"id": 22, "name": "Bob"}],
+  "actions": [
+    {"type": "pass", "entity": 22, "entity_type": "player", "id": 1}
+  ]
+}
+"#;
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(code(&railnote(&[])), 2);
+    assert_eq!(code(&railnote(&["replay"])), 2);
+    assert_eq!(
+        code(&railnote(&["replay", "x.json", "--format", "yaml"])),
+        2
+    );
+    assert_eq!(code(&railnote(&["frobnicate"])), 2);
+    assert_eq!(code(&railnote(&["--help"])), 0);
+}
+
+#[test]
+fn a_missing_file_exits_2() {
+    let out = railnote(&["replay", "/nonexistent/railnote/game.json"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("/nonexistent/railnote/game.json"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn an_unreadable_log_exits_1() {
+    let path = scratch("broken.json", "{\"title\": \"1836Jr30\", \"players\": [");
+    let out = railnote(&["replay", path.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("log::syntax"), "{}", stderr(&out));
+    let json = stdout_json(&out);
+    assert_eq!(json["finished"], false);
+    assert_eq!(json["error"]["rule"], "log::syntax");
+    assert_eq!(json["error"]["index"], Value::Null);
+}
+
+#[test]
+fn the_format_is_detected_from_the_content() {
+    // A JSON log named .txt is read; a non-JSON file named .json is rejected as not a log.
+    let path = scratch("game.txt", OUT_OF_TURN);
+    assert_eq!(
+        code(&railnote(&["replay", path.to_str().unwrap(), "--at", "0"])),
+        0
+    );
+    let path = scratch("notes.json", "par Nord 100\n");
+    let out = railnote(&["replay", path.to_str().unwrap()]);
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("log::not_a_log"), "{}", stderr(&out));
+}
+
+#[test]
+fn an_illegal_action_exits_1_and_is_located() {
+    let path = scratch("out_of_turn.json", OUT_OF_TURN);
+    let out = railnote(&["replay", path.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code(&out), 1);
+    let err = stderr(&out);
+    assert!(err.contains("action #1 (id 1)"), "{err}");
+    assert!(err.contains("by Bob in PR"), "{err}");
+    assert!(err.contains("out_of_turn.json:6:5"), "{err}");
+    let json = stdout_json(&out);
+    assert_eq!(json["finished"], false);
+    let e = &json["error"];
+    assert_eq!(
+        (e["index"].as_u64(), e["action_id"].as_i64()),
+        (Some(1), Some(1))
+    );
+    assert_eq!(
+        (e["round"].as_str(), e["actor"].as_str()),
+        (Some("PR"), Some("Bob"))
+    );
+    assert!(e["rule"].as_str().unwrap().starts_with("rules::"), "{e}");
+}
+
+#[test]
+fn at_0_prints_the_initial_state() {
+    let path = scratch("initial.json", OUT_OF_TURN);
+    let out = railnote(&[
+        "replay",
+        path.to_str().unwrap(),
+        "--at",
+        "0",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let json = stdout_json(&out);
+    assert_eq!(json["index"], 0);
+    assert_eq!(json["round"], "PR");
+    assert_eq!(json["players"][1]["id"], "22");
+    assert_eq!(json["players"][1]["cash"], 900);
+    assert_eq!(json["bank_cash"], 4200);
+    let out = railnote(&["replay", path.to_str().unwrap(), "--at", "0"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("round PR  phase 2  bank 4200"), "{text}");
+}
+
+#[test]
+fn fixtures_replay_with_the_stored_result() {
+    let Some(shared) = shared_dir() else { return };
+    for path in fixtures(&shared, "1836Jr30") {
+        let expected: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let trace = scratch(
+            &format!(
+                "{}.trace.jsonl",
+                path.file_stem().unwrap().to_string_lossy()
+            ),
+            "",
+        );
+        let out = railnote(&[
+            "replay",
+            path.to_str().unwrap(),
+            "--format",
+            "json",
+            "--trace",
+            trace.to_str().unwrap(),
+        ]);
+        assert_eq!(code(&out), 0, "{}: {}", path.display(), stderr(&out));
+        let json = stdout_json(&out);
+        assert_eq!(json["result"], expected["result"], "{}", path.display());
+        assert_eq!(json["game_end_reason"], expected["game_end_reason"]);
+        // One trace line per processed top-level action, numbered from 1.
+        let lines: Vec<Value> = std::fs::read_to_string(&trace)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert!(!lines.is_empty());
+        for (i, line) in lines.iter().enumerate() {
+            assert_eq!(line["index"], i + 1);
+        }
+        // --at N shows the same state as line N of the trace.
+        let n = lines.len() / 2;
+        let out = railnote(&[
+            "replay",
+            path.to_str().unwrap(),
+            "--format",
+            "json",
+            "--at",
+            &n.to_string(),
+        ]);
+        assert_eq!(code(&out), 0);
+        assert_eq!(stdout_json(&out), lines[n - 1]);
+    }
+}

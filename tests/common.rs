@@ -1,0 +1,55 @@
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
+
+/// The shared data directory (fixtures, traces): `$RAILNOTE_SHARED`, or the parent of
+/// `$RAILNOTE_FIXTURES`, or `../shared` beside the package. `None` (after saying so) if absent.
+pub fn shared_dir() -> Option<PathBuf> {
+    let dir = if let Some(dir) = std::env::var_os("RAILNOTE_SHARED") {
+        PathBuf::from(dir)
+    } else if let Some(fixtures) = std::env::var_os("RAILNOTE_FIXTURES") {
+        Path::new(&fixtures)
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default()
+    } else {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared")
+    };
+    if dir.join("fixtures").is_dir() {
+        Some(dir)
+    } else {
+        // Written past the test harness's capture so that a skip is visible in every run.
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: {} not found (set RAILNOTE_SHARED)",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// The fixture files of a title, sorted by name.
+pub fn fixtures(shared: &Path, title: &str) -> Vec<PathBuf> {
+    let dir = std::env::var_os("RAILNOTE_FIXTURES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| shared.join("fixtures"))
+        .join(title);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// A diagnostic rendered without colours at width 80, for snapshots.
+pub fn render(diagnostic: &dyn Diagnostic) -> String {
+    let mut out = String::new();
+    GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
+        .with_width(80)
+        .render_report(&mut out, diagnostic)
+        .unwrap();
+    out
+}

@@ -1,0 +1,278 @@
+use railnote::action::{Action, BidTarget, Entity};
+use railnote::ids::{Money, Percent, PlayerId, ShareId};
+use railnote::log::{self, LogError, ProblemKind};
+
+use crate::common::render;
+
+/// A two-player 1836Jr30 log with the given actions, one per line.
+fn game(actions: &[&str]) -> String {
+    format!(
+        "{{\n  \"id\": 1,\n  \"title\": \"1836Jr30\",\n  \"players\": [{{\"id\": 11, \"name\": \"Ann\"}}, {{\"id\": 22, \"name\": \"Bob\"}}],\n  \"actions\": [\n    {}\n  ]\n}}\n",
+        actions.join(",\n    ")
+    )
+}
+
+fn read(src: &str) -> log::GameLog {
+    log::read("game.json", src).unwrap_or_else(|e| panic!("{}", render(&e)))
+}
+
+fn fail(src: &str) -> LogError {
+    log::read("game.json", src).expect_err("the log should be rejected")
+}
+
+fn ids(log: &log::GameLog) -> Vec<i64> {
+    log.actions.iter().map(|a| a.action_id).collect()
+}
+
+const PASS_1: &str = r#"{"type": "pass", "entity": 11, "entity_type": "player", "id": 1}"#;
+const PASS_2: &str = r#"{"type": "pass", "entity": 22, "entity_type": "player", "id": 2}"#;
+const PASS_3: &str = r#"{"type": "pass", "entity": 11, "entity_type": "player", "id": 3}"#;
+
+#[test]
+fn undo_undoes_the_last_action() {
+    let log = read(&game(&[
+        PASS_1,
+        PASS_2,
+        r#"{"type": "undo", "entity": 22, "id": 3}"#,
+    ]));
+    assert_eq!(ids(&log), [1]);
+}
+
+#[test]
+fn undo_to_an_action_id_then_redo() {
+    let undo = r#"{"type": "undo", "entity": 11, "id": 4, "action_id": 1}"#;
+    let redo = r#"{"type": "redo", "entity": 11, "id": 5}"#;
+    assert_eq!(ids(&read(&game(&[PASS_1, PASS_2, PASS_3, undo]))), [1]);
+    assert_eq!(
+        ids(&read(&game(&[PASS_1, PASS_2, PASS_3, undo, redo]))),
+        [1, 2, 3]
+    );
+}
+
+#[test]
+fn redo_after_a_new_action_is_rejected() {
+    let src = game(&[
+        PASS_1,
+        r#"{"type": "undo", "entity": 11, "id": 2}"#,
+        r#"{"type": "pass", "entity": 11, "entity_type": "player", "id": 3}"#,
+        r#"{"type": "redo", "entity": 11, "id": 4}"#,
+    ]);
+    let err = fail(&src);
+    assert_eq!(err.problems[0].kind, ProblemKind::NothingToRedo);
+    insta::assert_snapshot!(render(&err));
+}
+
+#[test]
+fn undone_actions_are_not_resolved() {
+    // The reference engine never looks at an undone action, so neither do we.
+    let bogus = r#"{"type": "teleport", "entity": 11, "entity_type": "player", "id": 2}"#;
+    let log = read(&game(&[
+        PASS_1,
+        bogus,
+        r#"{"type": "undo", "entity": 11, "id": 3}"#,
+    ]));
+    assert_eq!(ids(&log), [1]);
+}
+
+#[test]
+fn auto_actions_follow_their_parent() {
+    let src = game(&[
+        r#"{"type": "program_share_pass", "entity": 11, "entity_type": "player", "id": 1, "unconditional": false,
+      "auto_actions": [{"type": "pass", "entity": 11, "entity_type": "player"},
+                       {"type": "program_disable", "entity": 11, "entity_type": "player", "reason": "x"}]}"#,
+    ]);
+    let log = read(&src);
+    let a = &log.actions[0];
+    assert_eq!(
+        a.action,
+        Action::Program {
+            entity: Entity::Player(PlayerId(0))
+        }
+    );
+    let autos: Vec<_> = a
+        .auto_actions
+        .iter()
+        .map(|x| x.type_name.as_str())
+        .collect();
+    assert_eq!(autos, ["pass", "program_disable"]);
+    assert_eq!(
+        a.auto_actions[0].action,
+        Action::Pass {
+            entity: Entity::Player(PlayerId(0))
+        }
+    );
+    // Auto actions carry their own span, inside the parent's.
+    assert!(
+        a.auto_actions[0].span.offset > a.span.offset
+            && a.auto_actions[0].span.end() < a.span.end()
+    );
+}
+
+#[test]
+fn hotseat_players_are_known_by_name() {
+    let src = r#"{"id": "hs_abc_1", "title": "1836Jr30", "players": [{"name": "Ann"}, {"name": "Bob"}],
+      "actions": [{"type": "bid", "entity": "Bob", "entity_type": "player", "id": 1, "company": "CFL", "price": 165}]}"#;
+    let log = read(src);
+    assert_eq!(log.player_ids(), ["Ann", "Bob"]);
+    let cfl = log.title.company_by_sym("CFL").unwrap();
+    assert_eq!(
+        log.actions[0].action,
+        Action::Bid {
+            entity: Entity::Player(PlayerId(1)),
+            target: BidTarget::Company(cfl),
+            price: Money(165)
+        }
+    );
+}
+
+#[test]
+fn old_logs_without_percent() {
+    let src = game(&[
+        r#"{"type": "buy_shares", "entity": 11, "entity_type": "player", "id": 1, "shares": ["Nord_3"]}"#,
+        r#"{"type": "sell_shares", "entity": 11, "entity_type": "player", "id": 2, "shares": ["Nord_0", "Nord_3"], "percent": 20}"#,
+    ]);
+    let log = read(&src);
+    let nord = log.title.corp_by_sym("Nord").unwrap();
+    let player = Entity::Player(PlayerId(0));
+    assert_eq!(
+        log.actions[0].action,
+        Action::BuyShares {
+            entity: player,
+            shares: vec![ShareId {
+                corp: nord,
+                index: 3
+            }],
+            percent: None
+        }
+    );
+    assert!(matches!(
+        &log.actions[1].action,
+        Action::SellShares {
+            percent: Some(Percent(20)),
+            ..
+        }
+    ));
+}
+
+#[test]
+fn every_kind_of_action_resolves() {
+    let src = game(&[
+        r#"{"type": "bid", "entity": 11, "entity_type": "player", "id": 1, "company": "CFLV", "price": 225}"#,
+        r#"{"type": "par", "entity": 11, "entity_type": "player", "id": 2, "corporation": "Nord", "share_price": "100,0,6"}"#,
+        r#"{"type": "lay_tile", "entity": "B", "entity_type": "corporation", "id": 3, "hex": "H4", "tile": "57-0", "rotation": 1}"#,
+        r#"{"type": "place_token", "entity": "B", "entity_type": "corporation", "id": 4, "city": "57-0-0", "slot": 0}"#,
+        r#"{"type": "run_routes", "entity": "B", "entity_type": "corporation", "id": 5, "routes": [{"train": "2-0", "connections": [["H6", "H4"]], "revenue": 50, "nodes": ["H6-0", "H4-0"]}]}"#,
+        r#"{"type": "dividend", "entity": "B", "entity_type": "corporation", "id": 6, "kind": "payout"}"#,
+        r#"{"type": "buy_train", "entity": "B", "entity_type": "corporation", "id": 7, "train": "D-0", "price": 800, "exchange": "4-0"}"#,
+        r#"{"type": "discard_train", "entity": "B", "entity_type": "corporation", "id": 8, "train": "3-2"}"#,
+        r#"{"type": "buy_company", "entity": "B", "entity_type": "corporation", "id": 9, "company": "ACC", "price": 40}"#,
+        r#"{"type": "buy_shares", "entity": "GCB", "entity_type": "company", "id": 10, "shares": ["NFL_2"]}"#,
+        r#"{"type": "bankrupt", "entity": "B", "entity_type": "corporation", "id": 11}"#,
+        r#"{"type": "message", "entity": 11, "entity_type": "player", "id": 12, "message": "gg"}"#,
+    ]);
+    let log = read(&src);
+    let kinds: Vec<_> = log.actions.iter().map(|a| a.action.type_name()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "bid",
+            "par",
+            "lay_tile",
+            "place_token",
+            "run_routes",
+            "dividend",
+            "buy_train",
+            "discard_train",
+            "buy_company",
+            "buy_shares",
+            "bankrupt"
+        ]
+    );
+    let Action::RunRoutes { routes, .. } = &log.actions[4].action else {
+        panic!()
+    };
+    assert_eq!(routes[0].revenue, Some(Money(50)));
+    assert_eq!(routes[0].nodes.len(), 2);
+    assert_eq!(routes[0].connections[0][1].to_string(), "H4");
+}
+
+#[test]
+fn broken_json() {
+    let src = "{\n  \"title\": \"1836Jr30\",\n  \"players\": [{\"id\": 1, \"name\": \"Ann\"},\n  \"actions\": []\n}\n";
+    let err = fail(src);
+    assert_eq!(err.problems[0].kind, ProblemKind::Syntax);
+    insta::assert_snapshot!(render(&err));
+}
+
+#[test]
+fn not_a_game_log() {
+    let err = fail("[1, 2, 3]");
+    assert_eq!(err.problems[0].kind, ProblemKind::NotALog);
+    let err = fail("{\n  \"title\": \"1836Jr30\"\n}\n");
+    insta::assert_snapshot!(render(&err));
+}
+
+#[test]
+fn unknown_title() {
+    let src = game(&[]).replace("1836Jr30", "1830");
+    let err = fail(&src);
+    assert_eq!(err.problems[0].kind, ProblemKind::UnknownTitle);
+    insta::assert_snapshot!(render(&err));
+}
+
+#[test]
+fn every_bad_id_is_reported() {
+    let src = game(&[
+        r#"{"type": "buy_shares", "entity": 11, "entity_type": "player", "id": 1, "shares": ["Nord_9"], "percent": 10}"#,
+        r#"{"type": "buy_train", "entity": "B", "entity_type": "corporation", "id": 2, "train": "7-0", "price": 80}"#,
+        r#"{"type": "lay_tile", "entity": "B", "entity_type": "corporation", "id": 3, "hex": "h4", "tile": "57", "rotation": 6}"#,
+        r#"{"type": "par", "entity": 33, "entity_type": "player", "id": 4, "corporation": "PRR", "share_price": "82,2"}"#,
+        r#"{"type": "merge", "entity": 11, "entity_type": "player", "id": 5, "corporation": "B"}"#,
+        r#"{"type": "dividend", "entity": "B", "entity_type": "corporation", "id": 6}"#,
+        r#"{"type": "bid", "entity": 22, "entity_type": "player", "id": 7, "company": "CFL", "price": "lots"}"#,
+    ]);
+    let err = fail(&src);
+    let kinds: Vec<_> = err.problems.iter().map(|p| p.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            ProblemKind::UnknownShare,
+            ProblemKind::UnknownTrain,
+            ProblemKind::UnknownHex,
+            ProblemKind::UnknownTile,
+            ProblemKind::BadValue,
+            ProblemKind::UnknownEntity,
+            ProblemKind::UnknownEntity,
+            ProblemKind::BadValue,
+            ProblemKind::UnknownActionType,
+            ProblemKind::MissingField,
+            ProblemKind::WrongType,
+        ]
+    );
+    insta::assert_snapshot!(render(&err));
+}
+
+#[test]
+fn undo_to_a_missing_id() {
+    let err = fail(&game(&[
+        PASS_1,
+        r#"{"type": "undo", "entity": 11, "id": 2, "action_id": 99}"#,
+    ]));
+    insta::assert_snapshot!(render(&err));
+}
+
+#[test]
+fn single_line_logs_are_excerpted() {
+    // 18xx.games exports are one long line; the excerpt must stay near the problem.
+    let filler: Vec<String> = (1..=60)
+        .map(|i| format!(r#"{{"type":"pass","entity":11,"entity_type":"player","id":{i}}}"#))
+        .collect();
+    let mut actions: Vec<&str> = filler.iter().map(String::as_str).collect();
+    actions.push(r#"{"type":"pass","entity":11,"entity_type":"player","id":61,"auto_actions":[{"type":"buy_shares","entity":11,"entity_type":"player","shares":["XYZ_1"]}]}"#);
+    let src = game(&actions).replace('\n', "").replace("  ", "");
+    assert_eq!(src.lines().count(), 1);
+    let err = fail(&src);
+    let text = render(&err);
+    assert!(text.lines().all(|l| l.chars().count() < 200), "{text}");
+    insta::assert_snapshot!(text);
+}
