@@ -5,7 +5,7 @@
 
 use crate::engine::state::{percent_of, CompanyOwner};
 use crate::engine::Game;
-use crate::ids::{CorpId, Money, Percent, PlayerId, ShareId};
+use crate::ids::{CorpId, Money, PlayerId, ShareId};
 
 /// Who holds a certificate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,10 +53,6 @@ impl Game {
             .iter()
             .find(|p| p.shares.contains(&share))
             .map(|p| Holder::Player(p.id))
-    }
-
-    pub(crate) fn percent_of_holder(&self, holder: Holder, corp: CorpId) -> u8 {
-        percent_of(self.holder_list(holder), corp, self.title).0
     }
 
     fn move_share(&mut self, share: ShareId, from: Holder, to: Holder) {
@@ -287,10 +283,4 @@ impl Game {
         let price = self.share_price(corp).unwrap_or(Money::ZERO);
         Money(price.0 * percent as i64 / self.normal_share_percent() as i64)
     }
-}
-
-/// Percent as a typed amount.
-#[allow(dead_code)]
-pub(crate) fn pct(p: u8) -> Percent {
-    Percent(p)
 }

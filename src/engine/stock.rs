@@ -31,10 +31,6 @@ pub(crate) struct StockRound {
 }
 
 impl StockRound {
-    pub(crate) fn new(_game: &Game) -> StockRound {
-        StockRound::default()
-    }
-
     pub(crate) fn acting(&self, game: &Game) -> Option<PlayerId> {
         entities(game).get(self.entity_index).copied()
     }

@@ -18,8 +18,6 @@ mod span;
 
 pub use error::{LogError, Problem, ProblemKind};
 pub use raw::{filter, parse, Document, Header, LogPlayer, RawAction};
-pub use resolve::{
-    read, read_with, resolve, AutoAction, GameLog, LoggedAction, MapLookup, ProvisionalMap,
-};
+pub use resolve::{read, resolve, AutoAction, GameLog, LoggedAction};
 pub use source::LogSource;
 pub use span::{Span, Spanned};

@@ -2,15 +2,13 @@
 //! title (players, corporations, companies, shares, trains, market cells) and the map (hexes,
 //! tiles, cities). Knows no rules: whether an action is legal is [`crate::replay`]'s question.
 
-use std::cell::RefCell;
-use std::fmt;
 use std::sync::Arc;
 
 use crate::action::{Action, BidTarget, DividendKind, Entity, MarketCell, RouteSpec};
+use crate::engine::map::MapData;
 use crate::engine::title::Title;
 use crate::ids::{
-    CityRef, CompanyId, CorpId, HexId, Money, Percent, PlayerId, Rotation, ShareId, TileDefId,
-    TileId, TrainId,
+    CityRef, CompanyId, CorpId, HexId, Money, Percent, PlayerId, Rotation, ShareId, TileId, TrainId,
 };
 use crate::log::error::{LogError, Problem, ProblemKind};
 use crate::log::json::{self, Obj};
@@ -20,9 +18,7 @@ use crate::log::span::{Span, Spanned};
 
 /// How the importer learns about the map: which hexes exist and which physical tiles the
 /// reference ids (`57-2`, preprinted `G7-2`, `blank-0`) name.
-///
-/// Until the map subsystem provides `MapData::parse_tile_id`, [`ProvisionalMap`] stands in.
-pub trait MapLookup: fmt::Debug {
+trait MapLookup {
     /// The physical tile a reference tile id names, if the title has it.
     fn tile(&self, text: &str) -> Option<TileId>;
 
@@ -30,38 +26,13 @@ pub trait MapLookup: fmt::Debug {
     fn has_hex(&self, hex: HexId) -> bool;
 }
 
-/// A stand-in for the title's map: accepts every hex, and every tile id of the form
-/// `<name>-<copy>`, numbering tile names in order of first appearance.
-///
-/// Replace by the title's `MapData` once `engine::map` can resolve tile ids.
-#[derive(Debug, Default)]
-pub struct ProvisionalMap {
-    names: RefCell<Vec<String>>,
-}
-
-impl MapLookup for ProvisionalMap {
+impl MapLookup for MapData {
     fn tile(&self, text: &str) -> Option<TileId> {
-        let (name, copy) = text.rsplit_once('-')?;
-        if name.is_empty() || copy.is_empty() || !copy.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        let copy: u16 = copy.parse().ok()?;
-        let mut names = self.names.borrow_mut();
-        let def = match names.iter().position(|n| n == name) {
-            Some(i) => i,
-            None => {
-                names.push(name.to_string());
-                names.len() - 1
-            }
-        };
-        Some(TileId {
-            def: TileDefId(u16::try_from(def).ok()?),
-            copy,
-        })
+        self.parse_tile_id(text)
     }
 
-    fn has_hex(&self, _hex: HexId) -> bool {
-        true
+    fn has_hex(&self, hex: HexId) -> bool {
+        self.hex(hex).is_some()
     }
 }
 
@@ -130,28 +101,20 @@ pub struct AutoAction {
     pub action: Action,
 }
 
-/// Reads a game log: syntax, undo/redo filtering, id resolution, with the provisional map.
+/// Reads a game log: syntax, undo/redo filtering, id resolution against the title.
 ///
 /// # Errors
 /// Every syntax and resolution problem of the file, as one [`LogError`].
 pub fn read(name: &str, src: &str) -> Result<GameLog, LogError> {
-    read_with(name, src, &ProvisionalMap::default())
-}
-
-/// Like [`read`], resolving hexes and tiles through `map`.
-///
-/// # Errors
-/// Every syntax and resolution problem of the file, as one [`LogError`].
-pub fn read_with(name: &str, src: &str, map: &dyn MapLookup) -> Result<GameLog, LogError> {
     let doc = raw::parse(name, src)?;
-    resolve(&doc, map)
+    resolve(&doc)
 }
 
-/// Resolves a parsed log against its title and `map`.
+/// Resolves a parsed log against its title and map.
 ///
 /// # Errors
 /// Every resolution problem of the surviving actions, as one [`LogError`].
-pub fn resolve(doc: &Document, map: &dyn MapLookup) -> Result<GameLog, LogError> {
+pub fn resolve(doc: &Document) -> Result<GameLog, LogError> {
     let fail = |problems| LogError::new(&doc.name, Arc::clone(&doc.src), problems);
     let title_name = &doc.header.title;
     let Some(title) = Title::by_name(&title_name.value) else {
@@ -169,7 +132,7 @@ pub fn resolve(doc: &Document, map: &dyn MapLookup) -> Result<GameLog, LogError>
         src: &doc.src,
         title,
         players: &doc.header.players,
-        map,
+        map: title.map,
         problems: Vec::new(),
     };
     let mut actions = Vec::new();
@@ -223,7 +186,7 @@ struct Resolver<'a> {
     src: &'a str,
     title: &'static Title,
     players: &'a [LogPlayer],
-    map: &'a dyn MapLookup,
+    map: &'a MapData,
     problems: Vec<Problem>,
 }
 

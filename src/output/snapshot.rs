@@ -178,7 +178,11 @@ impl Snapshot {
                         .iter()
                         .map(|t| title.train(t.kind).name.clone())
                         .collect(),
-                    tokens: c.tokens.iter().map(ToString::to_string).collect(),
+                    tokens: game
+                        .token_hexes(id)
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect(),
                     companies: c
                         .companies
                         .iter()
@@ -222,8 +226,21 @@ impl Snapshot {
 ///
 /// Empty until the map subsystem lands; then: every hex of `game.board` whose tile is not the
 /// preprinted one, with the tile's name and rotation.
-fn tiles(_game: &Game) -> BTreeMap<String, TileSnapshot> {
-    BTreeMap::new()
+fn tiles(game: &Game) -> BTreeMap<String, TileSnapshot> {
+    let map = game.title.map;
+    game.board
+        .laid_tiles(map)
+        .map(|(hex, tile, rotation)| {
+            let name = map.tile_def(tile.def).name.clone();
+            (
+                hex.to_string(),
+                TileSnapshot {
+                    tile: name,
+                    rotation: rotation.get(),
+                },
+            )
+        })
+        .collect()
 }
 
 impl fmt::Display for Snapshot {

@@ -218,6 +218,25 @@ impl Board {
         }
     }
 
+    /// Hexes whose tile is no longer the preprinted one, with the tile and its rotation, in
+    /// map order.
+    pub fn laid_tiles<'m>(
+        &'m self,
+        map: &'m MapData,
+    ) -> impl Iterator<Item = (HexId, TileId, Rotation)> + 'm {
+        map.hexes
+            .iter()
+            .zip(&self.hexes)
+            .filter(|(def, st)| st.tile != def.tile)
+            .map(|(def, st)| {
+                (
+                    def.id,
+                    st.tile,
+                    Rotation::new(st.rotation).unwrap_or_default(),
+                )
+            })
+    }
+
     /// The tile and rotation on a hex.
     pub fn tile_at(&self, hex: HexIdx) -> (TileId, Rotation) {
         let h = &self.hexes[hex.get()];
