@@ -130,8 +130,10 @@ pub enum Action {
         entity: Entity,
         /// The city.
         city: CityRef,
-        /// The slot stated by the log (informational; checked when given).
+        /// The slot stated by the log (checked when given).
         slot: Option<u8>,
+        /// The token cost stated by the log (checked when given).
+        cost: Option<Money>,
     },
     /// Declare the trains' routes.
     RunRoutes {

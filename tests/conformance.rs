@@ -14,7 +14,7 @@ use railnote::output::{
     CompanySnapshot, CorporationSnapshot, OrderedMap, PlayerSnapshot, PriceSnapshot, ScoreReport,
     Snapshot, TileSnapshot,
 };
-use railnote::replay::Replay;
+use railnote::replay::{replay, Replay, ReplayError};
 use serde_json::{json, Value};
 
 use crate::common::{fixtures, render, shared_dir};
@@ -145,11 +145,17 @@ fn first_difference(ours: &[(String, Value)], reference: &[(String, Value)]) -> 
 
 /// Replays one fixture; `Err` describes the first problem.
 fn check_fixture(shared: &Path, path: &Path) -> Result<usize, String> {
+    check_against_trace(path, &trace_path(shared, path), true)
+}
+
+/// Replays a log and compares every state with the trace; finished games must also reach the
+/// log's stored result.
+fn check_against_trace(path: &Path, trace: &Path, finished: bool) -> Result<usize, String> {
     let name = path.file_name().unwrap().to_string_lossy().to_string();
     let src = std::fs::read_to_string(path).unwrap();
     let log =
         log::read(&name, &src).map_err(|e| format!("{name}: cannot import:\n{}", render(&e)))?;
-    let trace = load_trace(&trace_path(shared, path));
+    let trace = load_trace(trace);
     let mut replay = Replay::new(&log).map_err(|e| format!("{name}: {}", render(&e)))?;
     if let Some(trace) = &trace {
         let ours = our_fields(&Snapshot::of(replay.game(), &log));
@@ -190,6 +196,9 @@ fn check_fixture(shared: &Path, path: &Path) -> Result<usize, String> {
     if let Some(m) = mismatch {
         return Err(m);
     }
+    if !finished {
+        return Ok(replay.processed());
+    }
     let report = ScoreReport::new(replay.game(), &log);
     let expected: BTreeMap<String, Money> = log
         .header
@@ -227,6 +236,67 @@ fn fixtures_match_the_reference_engine() {
             Err(e) => writeln!(failures, "{e}\n").unwrap(),
         }
     }
+    assert!(failures.is_empty(), "\n{failures}");
+}
+
+/// The bundled sample (an original opening) against the reference engine's trace of it,
+/// stored beside the tests because the sample is ours.
+#[test]
+fn bundled_sample_matches_the_reference_engine() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let n = check_against_trace(
+        &root.join("samples/1836jr30-opening.json"),
+        &root.join("tests/data/1836jr30-opening.trace.jsonl"),
+        false,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(n, 66);
+}
+
+/// Single-action edits of fixture 2809, each with the verdict the rules give (the reference
+/// engine's strict verdict, except where it trusts a logged value: see each variant's note).
+#[test]
+fn single_action_variants_are_judged_at_the_edited_action() {
+    let Some(shared) = shared_dir() else { return };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text =
+        std::fs::read_to_string(root.join("tests/data/1836jr30-2809-variants.json")).unwrap();
+    let variants: Vec<Value> = serde_json::from_str(&text).unwrap();
+    let mut failures = String::new();
+    let mut checked = 0;
+    for v in &variants {
+        let fixture = shared
+            .join("fixtures")
+            .join(TITLE)
+            .join(v["fixture"].as_str().unwrap());
+        let mut log_json: Value =
+            serde_json::from_str(&std::fs::read_to_string(&fixture).unwrap()).unwrap();
+        let index = v["action_index"].as_u64().unwrap() as usize;
+        for (k, value) in v["edit"].as_object().unwrap() {
+            log_json["actions"][index][k] = value.clone();
+        }
+        let edited_id = log_json["actions"][index]["id"].as_i64().unwrap();
+        let src = serde_json::to_string(&log_json).unwrap();
+        let area = v["rule_area"].as_str().unwrap();
+        let outcome = match log::read("variant.json", &src) {
+            Err(e) => Err((None, render(&e))),
+            Ok(log) => replay(&log).map(|_| ()).map_err(|e| match &e {
+                ReplayError::Illegal(i) => (Some(i.action_id), render(&e)),
+                ReplayError::Setup(_) => (None, render(&e)),
+            }),
+        };
+        match (v["expect"].as_str().unwrap(), outcome) {
+            ("rejected", Err((Some(id), _))) if id == edited_id => {}
+            ("accepted", Ok(())) => {}
+            (expect, got) => writeln!(
+                failures,
+                "{area} (action {index}): expected {expect}, got {got:?}"
+            )
+            .unwrap(),
+        }
+        checked += 1;
+    }
+    assert!(checked >= 30, "only {checked} variants");
     assert!(failures.is_empty(), "\n{failures}");
 }
 

@@ -6,7 +6,7 @@
 //! where the reference waited for one.
 
 use crate::action::{Action, DividendKind, Entity, RouteSpec};
-use crate::engine::map::{jr30_port_rule, LayRequest, TrainRoute};
+use crate::engine::map::{jr30_port_rule, LayRequest, Station, TrainRoute};
 use crate::engine::market::MarketMove;
 use crate::engine::shares::Holder;
 use crate::engine::state::{CompanyOwner, GameEndReason, TrainOwner};
@@ -473,9 +473,10 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
             Action::PlaceToken {
                 entity: Entity::Corporation(c),
                 city,
-                ..
+                slot,
+                cost,
             } if *c == owner || *c == corp => {
-                replace_lifted_token(game, owner, hex, *city)?;
+                replace_lifted_token(game, owner, hex, *city, (*slot, *cost))?;
                 game.skip_steps();
                 Ok(())
             }
@@ -539,9 +540,12 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
         return Ok(());
     }
     match (step, action) {
-        (OrStep::HomeToken, Action::PlaceToken { city, .. }) => {
-            home_token_choice(game, corp, *city)?
-        }
+        (
+            OrStep::HomeToken,
+            Action::PlaceToken {
+                city, slot, cost, ..
+            },
+        ) => home_token_choice(game, corp, *city, (*slot, *cost))?,
         (
             OrStep::Track,
             Action::LayTile {
@@ -560,8 +564,13 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
         ) => {
             game.next_or_step();
         }
-        (OrStep::Token, Action::PlaceToken { city, .. }) => {
-            place_token(game, corp, *city)?;
+        (
+            OrStep::Token,
+            Action::PlaceToken {
+                city, slot, cost, ..
+            },
+        ) => {
+            place_token(game, corp, *city, (*slot, *cost))?;
             game.next_or_step();
         }
         (OrStep::Route, Action::RunRoutes { routes, .. }) => {
@@ -605,11 +614,44 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
     Ok(())
 }
 
+/// Checks the slot and cost a log states for a token against the ones the rules give.
+fn check_token_values(
+    game: &Game,
+    corp: CorpId,
+    station: Station,
+    stated: StatedToken,
+    price: Money,
+) -> Result<(), RuleViolation> {
+    let (slot, cost) = stated;
+    if let Some(slot) = slot {
+        if !game.board.slot_usable(game.title.map, corp, station, slot) {
+            return Err(RuleViolation::Token(format!(
+                "slot {slot} of that city is not free for {}",
+                game.title.corp(corp).sym
+            )));
+        }
+    }
+    if let Some(cost) = cost {
+        if cost != price {
+            return Err(RuleViolation::ValueMismatch {
+                what: "token cost",
+                recorded: cost.to_string(),
+                expected: price.to_string(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Slot and cost as a log states them.
+type StatedToken = (Option<u8>, Option<Money>);
+
 fn replace_lifted_token(
     game: &mut Game,
     corp: CorpId,
     hex: HexId,
     city: CityRef,
+    stated: StatedToken,
 ) -> Result<(), RuleViolation> {
     let map = game.title.map;
     let station = game
@@ -622,6 +664,7 @@ fn replace_lifted_token(
     game.board
         .check_token(map, corp, station, false)
         .map_err(|e| RuleViolation::Token(e.to_string()))?;
+    check_token_values(game, corp, station, stated, Money::ZERO)?;
     game.board
         .place_token(map, corp, station)
         .map_err(|e| RuleViolation::Token(e.to_string()))?;
@@ -629,7 +672,12 @@ fn replace_lifted_token(
     Ok(())
 }
 
-fn home_token_choice(game: &mut Game, corp: CorpId, city: CityRef) -> Result<(), RuleViolation> {
+fn home_token_choice(
+    game: &mut Game,
+    corp: CorpId,
+    city: CityRef,
+    stated: StatedToken,
+) -> Result<(), RuleViolation> {
     let hex = game.title.corp(corp).home;
     let map = game.title.map;
     let station = game
@@ -642,6 +690,7 @@ fn home_token_choice(game: &mut Game, corp: CorpId, city: CityRef) -> Result<(),
     game.board
         .check_token(map, corp, station, false)
         .map_err(|e| RuleViolation::Token(e.to_string()))?;
+    check_token_values(game, corp, station, stated, Money::ZERO)?;
     game.board
         .place_token(map, corp, station)
         .map_err(|e| RuleViolation::Token(e.to_string()))?;
@@ -751,7 +800,12 @@ fn pay_corp(game: &mut Game, corp: CorpId, amount: Money) -> Result<(), RuleViol
     Ok(())
 }
 
-fn place_token(game: &mut Game, corp: CorpId, city: CityRef) -> Result<(), RuleViolation> {
+fn place_token(
+    game: &mut Game,
+    corp: CorpId,
+    city: CityRef,
+    stated: StatedToken,
+) -> Result<(), RuleViolation> {
     let Some(price) = game.next_token_price(corp) else {
         return Err(RuleViolation::Token(format!(
             "{} has no token left",
@@ -767,6 +821,7 @@ fn place_token(game: &mut Game, corp: CorpId, city: CityRef) -> Result<(), RuleV
     game.board
         .check_token(map, corp, station, true)
         .map_err(|e| RuleViolation::Token(format!("{}: {e}", game.title.corp(corp).sym)))?;
+    check_token_values(game, corp, station, stated, price)?;
     pay_corp(game, corp, price)?;
     game.board
         .place_token(map, corp, station)

@@ -622,7 +622,7 @@ pub(crate) fn check_sale(
     let partial_ok = shares.iter().any(|s| s.index == 0)
         && pct < listed
         && listed - pct < normal * 2
-        && pct % normal == 0;
+        && pct.is_multiple_of(normal);
     if !(legal || pct == listed || partial_ok) {
         return Err(RuleViolation::Shares(format!(
             "a sale of {pct}% cannot be made from certificates worth {listed}%"

@@ -287,10 +287,12 @@ impl Resolver<'_> {
                     None => Some(None),
                     Some(s) => keep!(self, small(&s, "`slot`", "a slot number 0–255").map(Some)),
                 });
+                let cost = keep!(self, obj.opt_int("cost")).map(|c| c.map(|c| Money(c.value)));
                 Some(Action::PlaceToken {
                     entity: entity?,
                     city: city?,
                     slot: slot?,
+                    cost: cost?,
                 })
             }
             "run_routes" => {

@@ -541,6 +541,23 @@ impl Board {
         Ok(slot)
     }
 
+    /// Whether `slot` of this city is free for a token of `corp` (empty, and not reserved for
+    /// another corporation). Which free slot a token sits in has no effect on play.
+    pub fn slot_usable(&self, map: &MapData, corp: CorpId, at: Station, slot: u8) -> bool {
+        let c = usize::from(at.city);
+        let s = usize::from(slot);
+        let Some(slots) = self.city_slots(map, at.hex, c) else {
+            return false;
+        };
+        let Some(st) = self.hexes.get(at.hex.get()) else {
+            return false;
+        };
+        c < MAX_CITIES
+            && s < slots
+            && st.tokens[c][s].is_none()
+            && st.reserved[c][s].is_none_or(|r| r == corp)
+    }
+
     /// Place a token (no checks beyond finding the slot). Fills the corporation's lowest unused
     /// token number; clears its reservations on the hex.
     pub fn place_token(
