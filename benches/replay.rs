@@ -32,10 +32,17 @@ fn replay_fixtures(c: &mut Criterion) {
         c.bench_function(&format!("import/{name}"), |b| {
             b.iter(|| railnote::log::read(&name, black_box(&src)).map(|log| log.actions.len()))
         });
+        if let Ok(log) = railnote::log::read(&name, &src) {
+            c.bench_function(&format!("replay/{name}"), |b| {
+                b.iter(|| {
+                    let replay = railnote::replay::Replay::new(black_box(&log)).ok()?;
+                    Some(replay.finish().is_ok())
+                })
+            });
+        }
         c.bench_function(&format!("import+replay/{name}"), |b| {
             b.iter(|| {
                 let log = railnote::log::read(&name, black_box(&src)).ok()?;
-                // Until the engine is complete the replay stops early; that is still measured.
                 let replay = railnote::replay::Replay::new(&log).ok()?;
                 Some(replay.finish().is_ok())
             })

@@ -91,7 +91,7 @@ impl Game {
     }
 
     /// Operating-order key: higher price, further right, higher up, earlier arrival, name.
-    pub(crate) fn operating_key(&self, corp: CorpId) -> (i64, i32, u8, usize, String) {
+    pub(crate) fn operating_key(&self, corp: CorpId) -> (i64, i32, u8, usize, &'static str) {
         let c = self.corp(corp);
         let pos = c.share_price.unwrap_or(MarketPos { row: 0, column: 0 });
         let price = self.share_price(corp).map(|m| m.0).unwrap_or(0);
@@ -105,7 +105,7 @@ impl Game {
             -(pos.column as i32),
             pos.row,
             arrival,
-            self.title.corp(corp).sym.clone(),
+            self.title.corp(corp).sym.as_str(),
         )
     }
 }

@@ -19,6 +19,32 @@ enum TurnAction {
     Sell,
 }
 
+/// Why a bundle may not be sold.
+#[derive(Debug, Clone, Copy)]
+enum SaleProblem {
+    FirstStockRound,
+    NotStarted(CorpId),
+    PoolFull(CorpId, u8),
+    NoOtherPresident(CorpId, u8),
+}
+
+impl SaleProblem {
+    fn describe(self, game: &Game) -> String {
+        let sym = |c: CorpId| game.title.corp(c).sym.as_str();
+        match self {
+            SaleProblem::FirstStockRound => "no shares may be sold in the first stock round".into(),
+            SaleProblem::NotStarted(c) => format!("{} has not been started; its shares cannot be sold yet", sym(c)),
+            SaleProblem::PoolFull(c, held) => {
+                format!("the market may hold at most 50% of {}; it holds {held}%", sym(c))
+            }
+            SaleProblem::NoOtherPresident(c, pct) => format!(
+                "the president's certificate of {} can only be sold if another player holds at least {pct}%",
+                sym(c)
+            ),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 pub(crate) struct StockRound {
     /// Index into the non-bankrupt players in seat order.
@@ -245,27 +271,22 @@ impl Game {
         })
     }
 
-    fn can_sell_bundle(
+    /// Why a player may not sell this bundle now, if he may not.
+    fn sale_problem(
         &self,
         player: PlayerId,
         corp: CorpId,
         shares: &[ShareId],
         percent: u8,
-    ) -> Result<(), String> {
-        let sym = &self.title.corp(corp).sym;
+    ) -> Option<SaleProblem> {
         if self.turn <= 1 && matches!(self.round, Round::Stock(_)) {
-            return Err("no shares may be sold in the first stock round".into());
+            return Some(SaleProblem::FirstStockRound);
         }
         if !self.corp(corp).ipoed {
-            return Err(format!(
-                "{sym} has not been started; its shares cannot be sold yet"
-            ));
+            return Some(SaleProblem::NotStarted(corp));
         }
         if !self.pool_fits(corp, percent) {
-            return Err(format!(
-                "the market may hold at most 50% of {sym}; it holds {}%",
-                self.pool_percent(corp)
-            ));
+            return Some(SaleProblem::PoolFull(corp, self.pool_percent(corp)));
         }
         if shares.iter().any(|s| s.index == 0) {
             let president_percent = self.share_percent(ShareId { corp, index: 0 });
@@ -277,12 +298,23 @@ impl Game {
                 .max()
                 .unwrap_or(0);
             if other_max < president_percent {
-                return Err(format!(
-                    "the president's certificate of {sym} can only be sold if another player holds at least {president_percent}%"
-                ));
+                return Some(SaleProblem::NoOtherPresident(corp, president_percent));
             }
         }
-        Ok(())
+        None
+    }
+
+    fn can_sell_bundle(
+        &self,
+        player: PlayerId,
+        corp: CorpId,
+        shares: &[ShareId],
+        percent: u8,
+    ) -> Result<(), String> {
+        match self.sale_problem(player, corp, shares, percent) {
+            None => Ok(()),
+            Some(problem) => Err(problem.describe(self)),
+        }
     }
 
     /// Every bundle a player could sell of a corporation, as the reference builds them:
@@ -313,10 +345,15 @@ impl Game {
     }
 
     fn can_sell_any(&self, player: PlayerId) -> bool {
+        if self.turn <= 1 && matches!(self.round, Round::Stock(_)) {
+            return false;
+        }
         (0..self.corps.len()).map(|i| CorpId(i as u8)).any(|c| {
-            self.sell_bundles(player, c)
-                .iter()
-                .any(|(shares, pct)| self.can_sell_bundle(player, c, shares, *pct).is_ok())
+            self.player(player).shares.iter().any(|s| s.corp == c)
+                && self
+                    .sell_bundles(player, c)
+                    .iter()
+                    .any(|(shares, pct)| self.sale_problem(player, c, shares, *pct).is_none())
         })
     }
 
@@ -332,7 +369,7 @@ impl Game {
                 && self
                     .sell_bundles(player, c)
                     .iter()
-                    .any(|(shares, pct)| self.can_sell_bundle(player, c, shares, *pct).is_ok())
+                    .any(|(shares, pct)| self.sale_problem(player, c, shares, *pct).is_none())
         })
     }
 

@@ -2,6 +2,7 @@
 //! array element is known by the byte span of its text, so each problem can point at the exact
 //! place. Values are decoded only when asked for.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde_json::value::RawValue;
@@ -33,11 +34,11 @@ fn is_null(src: &str, span: Span) -> bool {
     &src[span.offset..span.end()] == "null"
 }
 
-fn wrong_type(src: &str, span: Span, what: &str, expected: &str) -> Problem {
+fn wrong_type(src: &str, span: Span, what: &dyn Fn() -> String, expected: &str) -> Problem {
     Problem::new(
         ProblemKind::WrongType,
         span,
-        format!("{what} must be {expected}"),
+        format!("{} must be {expected}", what()),
         format!("found {}", found(src, span)),
     )
 }
@@ -69,14 +70,22 @@ fn offset_of(src: &str, line: usize, column: usize) -> usize {
 }
 
 /// Decodes the value at `span` as a string.
-pub(crate) fn string_at(src: &str, span: Span, what: &str) -> Result<Spanned<String>, Problem> {
+pub(crate) fn string_at(
+    src: &str,
+    span: Span,
+    what: &dyn Fn() -> String,
+) -> Result<Spanned<String>, Problem> {
     serde_json::from_str::<String>(&src[span.offset..span.end()])
         .map(|s| Spanned::new(s, span))
         .map_err(|_| wrong_type(src, span, what, "a string"))
 }
 
 /// Decodes the value at `span` as an integer (an integral float such as `80.0` is accepted).
-pub(crate) fn int_at(src: &str, span: Span, what: &str) -> Result<Spanned<i64>, Problem> {
+pub(crate) fn int_at(
+    src: &str,
+    span: Span,
+    what: &dyn Fn() -> String,
+) -> Result<Spanned<i64>, Problem> {
     let text = &src[span.offset..span.end()];
     if let Ok(i) = serde_json::from_str::<i64>(text) {
         return Ok(Spanned::new(i, span));
@@ -88,7 +97,11 @@ pub(crate) fn int_at(src: &str, span: Span, what: &str) -> Result<Spanned<i64>, 
 }
 
 /// Decodes the value at `span` as a string or an integer, as text (player ids are either).
-pub(crate) fn id_at(src: &str, span: Span, what: &str) -> Result<Spanned<String>, Problem> {
+pub(crate) fn id_at(
+    src: &str,
+    span: Span,
+    what: &dyn Fn() -> String,
+) -> Result<Spanned<String>, Problem> {
     let text = &src[span.offset..span.end()];
     if let Ok(s) = serde_json::from_str::<String>(text) {
         return Ok(Spanned::new(s, span));
@@ -100,7 +113,11 @@ pub(crate) fn id_at(src: &str, span: Span, what: &str) -> Result<Spanned<String>
 }
 
 /// The spans of the elements of the array at `span`.
-pub(crate) fn array_at(src: &str, span: Span, what: &str) -> Result<Vec<Span>, Problem> {
+pub(crate) fn array_at(
+    src: &str,
+    span: Span,
+    what: &dyn Fn() -> String,
+) -> Result<Vec<Span>, Problem> {
     let text = &src[span.offset..span.end()];
     match serde_json::from_str::<Vec<&RawValue>>(text) {
         Ok(items) => Ok(items.into_iter().map(|raw| span_of(src, raw)).collect()),
@@ -115,7 +132,7 @@ pub(crate) struct Obj<'s> {
     pub(crate) span: Span,
     /// What the object is, for messages ("the `bid` action").
     pub(crate) what: String,
-    fields: BTreeMap<String, Span>,
+    fields: BTreeMap<Cow<'s, str>, Span>,
 }
 
 impl<'s> Obj<'s> {
@@ -127,12 +144,19 @@ impl<'s> Obj<'s> {
     ) -> Result<Obj<'s>, Problem> {
         let what = what.into();
         let text = &src[span.offset..span.end()];
-        let map: BTreeMap<String, &RawValue> =
-            serde_json::from_str(text).map_err(|_| wrong_type(src, span, &what, "an object"))?;
-        let fields = map
-            .into_iter()
-            .map(|(k, raw)| (k, span_of(src, raw)))
-            .collect();
+        // Keys borrow from the file unless they contain escapes (then they are owned).
+        let fields: BTreeMap<Cow<'s, str>, Span> =
+            match serde_json::from_str::<BTreeMap<&'s str, &'s RawValue>>(text) {
+                Ok(map) => map
+                    .into_iter()
+                    .map(|(k, raw)| (Cow::Borrowed(k), span_of(src, raw)))
+                    .collect(),
+                Err(_) => serde_json::from_str::<BTreeMap<String, &RawValue>>(text)
+                    .map_err(|_| wrong_type(src, span, &|| what.clone(), "an object"))?
+                    .into_iter()
+                    .map(|(k, raw)| (Cow::Owned(k), span_of(src, raw)))
+                    .collect(),
+            };
         Ok(Obj {
             src,
             span,
@@ -153,8 +177,8 @@ impl<'s> Obj<'s> {
     }
 
     /// The field names, sorted.
-    pub(crate) fn keys(&self) -> impl Iterator<Item = &String> {
-        self.fields.keys()
+    pub(crate) fn keys(&self) -> impl Iterator<Item = &str> {
+        self.fields.keys().map(|k| k.as_ref())
     }
 
     /// The span of a field's value; `null` counts as absent.
@@ -183,39 +207,39 @@ impl<'s> Obj<'s> {
     }
 
     pub(crate) fn str(&self, key: &str, expected: &str) -> Result<Spanned<String>, Problem> {
-        string_at(self.src, self.req(key, expected)?, &self.field_name(key))
+        string_at(self.src, self.req(key, expected)?, &|| self.field_name(key))
     }
 
     pub(crate) fn opt_str(&self, key: &str) -> Result<Option<Spanned<String>>, Problem> {
         self.get(key)
-            .map(|s| string_at(self.src, s, &self.field_name(key)))
+            .map(|s| string_at(self.src, s, &|| self.field_name(key)))
             .transpose()
     }
 
     pub(crate) fn int(&self, key: &str, expected: &str) -> Result<Spanned<i64>, Problem> {
-        int_at(self.src, self.req(key, expected)?, &self.field_name(key))
+        int_at(self.src, self.req(key, expected)?, &|| self.field_name(key))
     }
 
     pub(crate) fn opt_int(&self, key: &str) -> Result<Option<Spanned<i64>>, Problem> {
         self.get(key)
-            .map(|s| int_at(self.src, s, &self.field_name(key)))
+            .map(|s| int_at(self.src, s, &|| self.field_name(key)))
             .transpose()
     }
 
     pub(crate) fn opt_id(&self, key: &str) -> Result<Option<Spanned<String>>, Problem> {
         self.get(key)
-            .map(|s| id_at(self.src, s, &self.field_name(key)))
+            .map(|s| id_at(self.src, s, &|| self.field_name(key)))
             .transpose()
     }
 
     pub(crate) fn array(&self, key: &str, expected: &str) -> Result<Vec<Span>, Problem> {
-        array_at(self.src, self.req(key, expected)?, &self.field_name(key))
+        array_at(self.src, self.req(key, expected)?, &|| self.field_name(key))
     }
 
     pub(crate) fn opt_array(&self, key: &str) -> Result<Vec<Span>, Problem> {
         Ok(self
             .get(key)
-            .map(|s| array_at(self.src, s, &self.field_name(key)))
+            .map(|s| array_at(self.src, s, &|| self.field_name(key)))
             .transpose()?
             .unwrap_or_default())
     }
@@ -247,8 +271,8 @@ mod tests {
     #[test]
     fn integers_accept_integral_floats() {
         let src = "[80.0, 80.5]";
-        let items = array_at(src, Span::new(0, src.len()), "x").unwrap();
-        assert_eq!(int_at(src, items[0], "p").unwrap().value, 80);
-        assert!(int_at(src, items[1], "p").is_err());
+        let items = array_at(src, Span::new(0, src.len()), &|| "x".into()).unwrap();
+        assert_eq!(int_at(src, items[0], &|| "p".into()).unwrap().value, 80);
+        assert!(int_at(src, items[1], &|| "p".into()).is_err());
     }
 }

@@ -171,9 +171,10 @@ fn parse_header(doc: &Obj<'_>, problems: &mut Vec<Problem>) -> Option<Header> {
                 .map(|s| s.value);
             if let Some(items) = keep(settings.opt_array("optional_rules"), problems) {
                 for span in items {
-                    if let Some(rule) =
-                        keep(json::string_at(src, span, "an optional rule"), problems)
-                    {
+                    if let Some(rule) = keep(
+                        json::string_at(src, span, &|| "an optional rule".into()),
+                        problems,
+                    ) {
                         optional_rules.push(rule);
                     }
                 }
@@ -185,7 +186,7 @@ fn parse_header(doc: &Obj<'_>, problems: &mut Vec<Problem>) -> Option<Header> {
         Some(span) => keep(Obj::at(src, span, "`result`"), problems).and_then(|r| {
             let scores: Result<BTreeMap<String, i64>, Problem> = r
                 .keys()
-                .map(|k| Ok((k.clone(), r.int(k, "a score")?.value)))
+                .map(|k| Ok((k.to_string(), r.int(k, "a score")?.value)))
                 .collect();
             keep(scores, problems)
         }),
@@ -252,7 +253,7 @@ fn parse_action(src: &str, span: Span, auto: bool) -> Result<RawAction, Vec<Prob
         };
     let fields = obj
         .keys()
-        .filter_map(|k| obj.get(k).map(|s| (k.clone(), s)))
+        .filter_map(|k| obj.get(k).map(|s| (k.to_string(), s)))
         .collect();
     Ok(RawAction {
         span,

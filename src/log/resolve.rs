@@ -518,8 +518,11 @@ impl Resolver<'_> {
         )?;
         let mut shares = Some(Vec::new());
         for span in items {
-            let share = keep!(self, json::string_at(self.src, span, "a share id"))
-                .and_then(|s| self.share(&s));
+            let share = keep!(
+                self,
+                json::string_at(self.src, span, &|| "a share id".into())
+            )
+            .and_then(|s| self.share(&s));
             match (share, shares.as_mut()) {
                 (Some(s), Some(list)) => list.push(s),
                 _ => shares = None,
@@ -743,17 +746,20 @@ impl Resolver<'_> {
                 "the hexes walked, stop to stop: [[\"H6\", \"H4\"]]"
             )
         )? {
-            let hexes =
-                keep!(self, json::array_at(self.src, seg, "a route segment")).and_then(|hexes| {
-                    let parsed: Vec<Option<HexId>> = hexes
-                        .into_iter()
-                        .map(|h| {
-                            keep!(self, json::string_at(self.src, h, "a hex"))
-                                .and_then(|h| self.hex(&h))
-                        })
-                        .collect();
-                    parsed.into_iter().collect::<Option<Vec<_>>>()
-                });
+            let hexes = keep!(
+                self,
+                json::array_at(self.src, seg, &|| "a route segment".into())
+            )
+            .and_then(|hexes| {
+                let parsed: Vec<Option<HexId>> = hexes
+                    .into_iter()
+                    .map(|h| {
+                        keep!(self, json::string_at(self.src, h, &|| "a hex".into()))
+                            .and_then(|h| self.hex(&h))
+                    })
+                    .collect();
+                parsed.into_iter().collect::<Option<Vec<_>>>()
+            });
             match (hexes, connections.as_mut()) {
                 (Some(h), Some(list)) => list.push(h),
                 _ => connections = None,
@@ -761,8 +767,11 @@ impl Resolver<'_> {
         }
         let mut nodes = Some(Vec::new());
         for node in keep!(self, obj.opt_array("nodes"))? {
-            let parsed = keep!(self, json::string_at(self.src, node, "a route stop"))
-                .and_then(|n| self.node(&n));
+            let parsed = keep!(
+                self,
+                json::string_at(self.src, node, &|| "a route stop".into())
+            )
+            .and_then(|n| self.node(&n));
             match (parsed, nodes.as_mut()) {
                 (Some(n), Some(list)) => list.push(n),
                 _ => nodes = None,
