@@ -253,6 +253,22 @@ fn bundled_sample_matches_the_reference_engine() {
     assert_eq!(n, 66);
 }
 
+/// Hand-made continuations of the sample, each traced by the reference engine, for rules the
+/// fixtures never reach (CdH's teleport lay and its free token).
+#[test]
+fn scenario_logs_match_the_reference_engine() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    for (name, actions) in [("1836jr30-cdh-teleport", 71)] {
+        let n = check_against_trace(
+            &data.join(format!("{name}.json")),
+            &data.join(format!("{name}.trace.jsonl")),
+            false,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(n, actions, "{name}");
+    }
+}
+
 /// Single-action edits of fixture 2809, each with the verdict the rules give (the reference
 /// engine's strict verdict, except where it trusts a logged value: see each variant's note).
 #[test]

@@ -219,6 +219,7 @@ impl Game {
                     .iter()
                     .find_map(|a| match a {
                         title::Ability::TileLay { count, .. } => Some(*count),
+                        title::Ability::Teleport { .. } => Some(1),
                         _ => None,
                     })
                     .unwrap_or(0),

@@ -66,8 +66,8 @@ pub(crate) struct OperatingRound {
     last_share_sold_price: Option<Money>,
     /// A corporation above its train limit after a phase change; it must discard first.
     discarding: Option<CorpId>,
-    /// Free token to place after a teleport lay (CdH).
-    teleport: Option<HexId>,
+    /// The private and hex of a teleport lay (CdH) whose free token is still to be placed.
+    teleport: Option<(CompanyId, HexId)>,
     /// Tokens lifted by a lay on a trackless multi-city tile, to be placed again on that hex.
     pending_tokens: Vec<(CorpId, HexId)>,
 }
@@ -93,6 +93,9 @@ impl OperatingRound {
         }
         if let Some((c, _)) = self.pending_tokens.first() {
             return Some(Entity::Corporation(*c));
+        }
+        if let Some((company, _)) = self.teleport {
+            return Some(Entity::Company(company));
         }
         self.order.get(self.index).map(|c| {
             let _ = game;
@@ -516,6 +519,9 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
         });
     }
     if let Some(company) = owned_company {
+        if or(game).teleport.is_some_and(|(c, _)| c == company) {
+            return teleport_token(game, corp, action);
+        }
         return match action {
             Action::LayTile {
                 hex,
@@ -735,8 +741,11 @@ fn special_lay(
     rotation: Rotation,
 ) -> Result<(), RuleViolation> {
     let def = game.title.company(company);
-    let Some((hexes, tiles)) = def.abilities.iter().find_map(|a| match a {
-        Ability::TileLay { hexes, tiles, .. } => Some((hexes.clone(), tiles.clone())),
+    // E-SF's lay is extra and free; CdH's teleport is the corporation's lay for the turn, pays
+    // the terrain and is followed by a free station token there.
+    let Some((hexes, tiles, teleport)) = def.abilities.iter().find_map(|a| match a {
+        Ability::TileLay { hexes, tiles, .. } => Some((hexes.clone(), tiles.clone(), false)),
+        Ability::Teleport { hexes, tiles } => Some((hexes.clone(), tiles.clone(), true)),
         _ => None,
     }) else {
         return Err(RuleViolation::Company(format!(
@@ -775,11 +784,77 @@ fn special_lay(
         blocked_hexes: &[],
         check_connectivity: false,
     };
-    game.board
+    if teleport && or(game).step != OrStep::Track {
+        return Err(RuleViolation::Company(format!(
+            "{}'s teleport uses the corporation's tile lay, which has been used this turn",
+            def.sym
+        )));
+    }
+    let outcome = game
+        .board
         .check_lay(game.title.map, &request)
         .map_err(|e| RuleViolation::Track(e.to_string()))?;
+    if teleport {
+        pay_corp(game, corp, outcome.cost)?;
+    }
     game.lay_checked(hex, tile, rotation);
     game.companies[company.0 as usize].uses_left -= 1;
+    if teleport {
+        game.next_or_step();
+        if game.corp(corp).tokens_unused > 0 {
+            or_mut(game).teleport = Some((company, hex));
+        }
+    }
+    game.skip_steps();
+    Ok(())
+}
+
+/// The free token after a teleport lay (reference `SpecialToken`): placed on the teleport hex
+/// from the corporation's charter, or declined.
+fn teleport_token(game: &mut Game, corp: CorpId, action: &Action) -> Result<(), RuleViolation> {
+    let Some((company, hex)) = or(game).teleport else {
+        return Err(RuleViolation::Company(
+            "no teleport token is pending".into(),
+        ));
+    };
+    match action {
+        Action::PlaceToken {
+            city, slot, cost, ..
+        } => {
+            let map = game.title.map;
+            let station = game
+                .board
+                .locate_city(map, *city)
+                .filter(|s| map.hex_def(s.hex).id == hex)
+                .ok_or_else(|| {
+                    RuleViolation::Token(format!(
+                        "{}'s token must go on {hex}",
+                        game.title.company(company).sym
+                    ))
+                })?;
+            game.board
+                .check_token(map, corp, station, false)
+                .map_err(|e| RuleViolation::Token(e.to_string()))?;
+            check_token_values(game, corp, station, (*slot, *cost), Money::ZERO)?;
+            game.board
+                .place_token(map, corp, station)
+                .map_err(|e| RuleViolation::Token(e.to_string()))?;
+            game.corp_mut(corp).tokens_unused -= 1;
+            or_mut(game).teleport = None;
+            // The teleport token is the corporation's token for the turn.
+            if or(game).step == OrStep::Token {
+                game.next_or_step();
+            }
+        }
+        Action::Pass { .. } => or_mut(game).teleport = None,
+        _ => {
+            return Err(RuleViolation::WrongStep {
+                action: action.type_name(),
+                step: "teleport token",
+                allowed: "place_token, pass".into(),
+            })
+        }
+    }
     game.skip_steps();
     Ok(())
 }
