@@ -44,3 +44,37 @@ fn setup_errors_point_at_the_header() {
     let err = Replay::new(&log).unwrap_err();
     insta::assert_snapshot!(crate::common::render(&err));
 }
+
+fn bundled_sample() -> log::GameLog {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/1836jr30-opening.json");
+    let src = std::fs::read_to_string(path).unwrap();
+    log::read("1836jr30-opening.json", &src).unwrap()
+}
+
+/// Standings at the end of the bundled sample (two operating rounds played).
+#[test]
+fn sample_standings() {
+    let log = bundled_sample();
+    let game = railnote::replay::replay(&log).unwrap();
+    let report = ScoreReport::new(&game, &log);
+    insta::assert_json_snapshot!(report);
+    insta::assert_snapshot!("sample_standings_text", report.to_string());
+}
+
+/// The state after action 40 of the bundled sample (during SR 2).
+#[test]
+fn sample_mid_game_snapshot() {
+    let log = bundled_sample();
+    let mut replay = Replay::new(&log).unwrap();
+    let mut snapshot = None;
+    let _ = replay.run_with(|step, game| {
+        if step.index == 40 {
+            snapshot = Some(Snapshot::after(game, &log, step));
+            return std::ops::ControlFlow::Break(());
+        }
+        std::ops::ControlFlow::Continue(())
+    });
+    let snapshot = snapshot.expect("the sample has 40 actions");
+    insta::assert_json_snapshot!(snapshot);
+    insta::assert_snapshot!("sample_mid_game_text", snapshot.to_string());
+}
