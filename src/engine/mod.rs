@@ -194,7 +194,7 @@ impl Game {
                     cash: Money::ZERO,
                     share_price: None,
                     par_price: None,
-                    ipo: (0..title.shares.len())
+                    ipo: (0..title.share_sizes(CorpId(i as u8)).len())
                         .map(|s| ShareId {
                             corp: CorpId(i as u8),
                             index: s as u8,
@@ -242,7 +242,7 @@ impl Game {
             .corporations
             .iter()
             .enumerate()
-            .map(|(i, c)| (CorpId(i as u8), c.home, None))
+            .filter_map(|(i, c)| Some((CorpId(i as u8), c.home?, c.home_city)))
             .collect();
         let board = Board::new(title.map, &reservations);
         let mut game = Game {
@@ -404,7 +404,7 @@ impl Game {
                     .shares
                     .iter()
                     .map(|s| {
-                        let pct = self.title.shares[s.index as usize].0 as i64;
+                        let pct = self.title.share_sizes(s.corp)[s.index as usize].0 as i64;
                         let price = self.share_price(s.corp).unwrap_or(Money::ZERO);
                         Money(price.0 * pct / 10)
                     })

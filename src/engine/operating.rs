@@ -153,9 +153,11 @@ impl Game {
             o.teleport = None;
             if !self.corp(corp).operated {
                 self.corp_mut(corp).operated = true;
-                let home = self.title.corp(corp).home;
-                if !self.place_home_token(corp, home) {
-                    return;
+                // Corporations without a fixed home placed their token when they were started.
+                if let Some(home) = self.title.corp(corp).home {
+                    if !self.place_home_token(corp, home) {
+                        return;
+                    }
                 }
             }
             or_mut(self).step = OrStep::Track;
@@ -396,10 +398,18 @@ impl Game {
                 return true;
             }
         }
-        self.corp(corp)
-            .companies
-            .iter()
-            .any(|c| !self.company(*c).closed && self.company(*c).uses_left > 0)
+        // An unused lay ability usable during the owner's turn (E-SF) keeps the step open;
+        // CdH's teleport is not timed for it and does not.
+        self.corp(corp).companies.iter().any(|c| {
+            !self.company(*c).closed
+                && self.company(*c).uses_left > 0
+                && self
+                    .title
+                    .company(*c)
+                    .abilities
+                    .iter()
+                    .any(|a| matches!(a, Ability::TileLay { .. }))
+        })
     }
 
     fn company_no_buy(&self, company: CompanyId) -> bool {
@@ -684,7 +694,12 @@ fn home_token_choice(
     city: CityRef,
     stated: StatedToken,
 ) -> Result<(), RuleViolation> {
-    let hex = game.title.corp(corp).home;
+    let Some(hex) = game.title.corp(corp).home else {
+        return Err(RuleViolation::Token(format!(
+            "{} has no home city to choose",
+            game.title.corp(corp).sym
+        )));
+    };
     let map = game.title.map;
     let station = game
         .board
@@ -1365,7 +1380,7 @@ fn emergency_sell(
             )));
         }
     }
-    let normal = game.normal_share_percent();
+    let normal = game.normal_share_percent(sold_corp);
     if pct > normal {
         let smaller = game.bundle_price(sold_corp, pct - normal);
         if smaller >= needed {

@@ -17,12 +17,17 @@ pub(crate) enum Holder {
 
 impl Game {
     pub(crate) fn share_percent(&self, share: ShareId) -> u8 {
-        self.title.shares[share.index as usize].0
+        self.title.share_sizes(share.corp)[share.index as usize].0
     }
 
-    /// The normal (non-president) certificate size of a corporation.
-    pub(crate) fn normal_share_percent(&self) -> u8 {
-        self.title.shares.last().map(|p| p.0).unwrap_or(10)
+    /// The normal (non-president) certificate size of a corporation: the unit of share counts,
+    /// prices and price drops.
+    pub(crate) fn normal_share_percent(&self, corp: CorpId) -> u8 {
+        self.title
+            .share_sizes(corp)
+            .last()
+            .map(|p| p.0)
+            .unwrap_or(10)
     }
 
     pub(crate) fn holder_list_mut(&mut self, holder: Holder) -> &mut Vec<ShareId> {
@@ -175,7 +180,7 @@ impl Game {
             (Holder::Pool, swap_to)
         };
         // Change president: the new president hands over his first normal certificates.
-        let normal = self.normal_share_percent();
+        let normal = self.normal_share_percent(corp);
         let count = (president_percent / normal) as usize;
         let handed: Vec<ShareId> = self
             .player(president)
@@ -212,7 +217,7 @@ impl Game {
             return;
         }
         let in_ipo = self.ipo_percent(corp);
-        if 100 - in_ipo >= self.title.float_percent.0 {
+        if 100 - in_ipo >= self.title.kind_of(corp).float_percent.0 {
             let par = c.par_price.unwrap_or(Money::ZERO);
             let total = Money(par.0 * 10);
             self.corp_mut(corp).floated = true;
@@ -258,7 +263,8 @@ impl Game {
     /// Whether a player may hold `extra` more percent of the corporation.
     pub(crate) fn can_hold(&self, player: PlayerId, corp: CorpId, extra: u8) -> bool {
         self.ownership_exempt(corp)
-            || self.percent_held(player, corp) + extra <= self.title.max_ownership_percent.0
+            || self.percent_held(player, corp) + extra
+                <= self.title.kind_of(corp).max_ownership_percent.0
     }
 
     /// Closes a private company and removes it from its owner.
@@ -275,12 +281,12 @@ impl Game {
 
     /// The pool limit: a sale must leave the pool at ≤ 50 %.
     pub(crate) fn pool_fits(&self, corp: CorpId, extra: u8) -> bool {
-        self.pool_percent(corp) + extra <= 50
+        self.pool_percent(corp) + extra <= self.title.kind_of(corp).market_share_limit.0
     }
 
     /// Value of a bundle of `percent` at the corporation's current price.
     pub(crate) fn bundle_price(&self, corp: CorpId, percent: u8) -> Money {
         let price = self.share_price(corp).unwrap_or(Money::ZERO);
-        Money(price.0 * percent as i64 / self.normal_share_percent() as i64)
+        Money(price.0 * percent as i64 / self.normal_share_percent(corp) as i64)
     }
 }

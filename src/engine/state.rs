@@ -135,7 +135,7 @@ pub fn percent_of(shares: &[ShareId], corp: CorpId, title: &Title) -> Percent {
         shares
             .iter()
             .filter(|s| s.corp == corp)
-            .map(|s| title.shares[s.index as usize].0)
+            .map(|s| title.share_sizes(corp)[s.index as usize].0)
             .sum(),
     )
 }

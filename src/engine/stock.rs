@@ -240,7 +240,7 @@ impl Game {
 
     fn ipo_price(&self, corp: CorpId, percent: u8) -> Money {
         let par = self.corp(corp).par_price.unwrap_or(Money::ZERO);
-        Money(par.0 * percent as i64 / self.normal_share_percent() as i64)
+        Money(par.0 * percent as i64 / self.normal_share_percent(corp) as i64)
     }
 
     fn can_par_any(&self, player: PlayerId) -> bool {
@@ -335,7 +335,7 @@ impl Game {
             out.push((shares[..=i].to_vec(), pct));
         }
         if shares.last().is_some_and(|s| s.index == 0) {
-            let normal = self.normal_share_percent();
+            let normal = self.normal_share_percent(corp);
             let extra = self.share_percent(ShareId { corp, index: 0 }) - normal;
             for n in 1..=(extra / normal) {
                 out.push((shares.clone(), pct - normal * n));
@@ -581,7 +581,7 @@ fn buy(
         return Err(RuleViolation::Shares(format!(
             "{} would hold more than {}% of {sym}",
             game.player(player).name,
-            game.title.max_ownership_percent.0
+            game.title.kind_of(corp).max_ownership_percent.0
         )));
     }
     if !game.can_gain(player, corp, pct, false) {
@@ -615,7 +615,7 @@ pub(crate) fn sell_to_pool(
     game.bank_pays(price);
     game.player_mut(player).cash += price;
     game.transfer_shares(corp, shares, Holder::Player(player), Holder::Pool, pct);
-    for _ in 0..(pct / game.normal_share_percent()) {
+    for _ in 0..(pct / game.normal_share_percent(corp)) {
         game.move_price(corp, MarketMove::Down);
     }
 }
@@ -655,7 +655,7 @@ pub(crate) fn check_sale(
         .sell_bundles(player, corp)
         .iter()
         .any(|(b, p)| *p == pct && b.len() == shares.len() && shares.iter().all(|s| b.contains(s)));
-    let normal = game.normal_share_percent();
+    let normal = game.normal_share_percent(corp);
     let partial_ok = shares.iter().any(|s| s.index == 0)
         && pct < listed
         && listed - pct < normal * 2
@@ -735,7 +735,7 @@ pub(crate) fn exchange(
         return Err(RuleViolation::Shares(format!(
             "{} would hold more than {}% of {sym}",
             game.player(owner).name,
-            game.title.max_ownership_percent.0
+            game.title.kind_of(target).max_ownership_percent.0
         )));
     }
     game.transfer_shares(target, &[*share], from, Holder::Player(owner), pct);

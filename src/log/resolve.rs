@@ -532,13 +532,17 @@ impl Resolver<'_> {
     }
 
     fn share(&mut self, text: &Spanned<String>) -> Option<ShareId> {
-        let count = self.title.shares.len();
         let parsed = text.value.rsplit_once('_').and_then(|(corp, index)| {
             let corp = self.title.corp_by_sym(corp)?;
+            let count = self.title.share_sizes(corp).len();
             let index: u8 = index.parse().ok().filter(|i| (*i as usize) < count)?;
             Some(ShareId { corp, index })
         });
         if parsed.is_none() {
+            let count = (0..self.title.corporations.len())
+                .map(|i| self.title.share_sizes(CorpId(i as u8)).len())
+                .max()
+                .unwrap_or(0);
             self.problems.push(
                 Problem::new(
                     ProblemKind::UnknownShare,

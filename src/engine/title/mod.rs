@@ -39,8 +39,11 @@ pub struct PhaseDef {
     pub name: String,
     /// The train type whose first purchase starts it (none for the first phase).
     pub on: Option<String>,
-    /// Most trains a corporation may own.
+    /// Most trains a corporation may own (a major, where minors differ).
     pub train_limit: u8,
+    /// Most trains a minor may own, where it differs from majors.
+    #[serde(default)]
+    pub minor_train_limit: Option<u8>,
     /// Tile colours that may be laid.
     pub tiles: Vec<Colour>,
     /// Operating rounds per set.
@@ -61,6 +64,12 @@ pub struct TrainDef {
     pub price: Money,
     /// Copies in the depot.
     pub count: u16,
+    /// Unlimited copies (a new one appears whenever one is bought).
+    #[serde(default)]
+    pub unlimited: bool,
+    /// A reserve train: kept out of the depot, it enters the pool only when a train rusts.
+    #[serde(default)]
+    pub reserve: bool,
     /// The train type whose first purchase rusts it.
     #[serde(default)]
     pub rusts_on: Option<String>,
@@ -81,6 +90,14 @@ pub struct TrainDef {
 pub enum TrainEvent {
     /// All private companies close.
     CloseCompanies,
+    /// Majors join the corporations; mergers become possible (18Ireland).
+    CorporationsCanMerge,
+    /// Majors may be started by par (18Ireland).
+    MajorsCanIpo,
+    /// Minors not yet started are removed (18Ireland).
+    MinorsCannotStart,
+    /// Trains may be traded in (18Ireland).
+    TrainTradeAllowed,
 }
 
 /// A private company's special ability.
@@ -92,7 +109,8 @@ pub enum Ability {
         /// The blocked hexes.
         hexes: Vec<String>,
     },
-    /// The owning corporation may lay one of these tiles on these hexes.
+    /// The owning corporation may lay one of these tiles on these hexes (any hex, any tile
+    /// when the lists are empty).
     TileLay {
         /// Where.
         hexes: Vec<String>,
@@ -102,6 +120,34 @@ pub enum Ability {
         free: bool,
         /// How often.
         count: u8,
+        /// All lays must be made together, in one go.
+        #[serde(default)]
+        must_lay_together: bool,
+        /// The lay is one of the corporation's normal lays (with its fees).
+        #[serde(default)]
+        consumes_tile_lay: bool,
+        /// The private closes when the lays are used up.
+        #[serde(default)]
+        closes_when_used: bool,
+    },
+    /// The owning corporation places a bonus marker on one of these hexes: its routes stopping
+    /// there earn `bonus` more.
+    AssignHex {
+        /// Where the marker may go.
+        hexes: Vec<String>,
+        /// Extra revenue.
+        bonus: Money,
+    },
+    /// River Shannon: one route of the owner stopping at one of these cities adds the other's
+    /// value.
+    Shannon {
+        /// The two cities.
+        hexes: Vec<String>,
+    },
+    /// The owner's second tile action may be an upgrade for this fee (William Dargan).
+    SecondUpgrade {
+        /// The fee.
+        cost: Money,
     },
     /// The owning corporation may lay a tile and then a free token there as its lay.
     Teleport {
@@ -151,16 +197,67 @@ pub struct CorpDef {
     pub sym: String,
     /// Full name.
     pub name: String,
-    /// Home hex.
-    #[serde(deserialize_with = "de_hex")]
-    pub home: HexId,
+    /// Major or minor.
+    #[serde(default)]
+    pub kind: CorpKind,
+    /// Home hex, if the corporation has a fixed one.
+    #[serde(default, deserialize_with = "de_opt_hex")]
+    pub home: Option<HexId>,
+    /// Home city on a multi-city hex, if fixed.
+    #[serde(default)]
+    pub home_city: Option<u8>,
     /// Token prices in order of use.
     pub tokens: Vec<Money>,
 }
 
-fn de_hex<'de, D: serde::Deserializer<'de>>(d: D) -> Result<HexId, D::Error> {
-    let s = String::deserialize(d)?;
-    s.parse().map_err(serde::de::Error::custom)
+fn de_opt_hex<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<HexId>, D::Error> {
+    let s = Option::<String>::deserialize(d)?;
+    s.map(|s| s.parse().map_err(serde::de::Error::custom))
+        .transpose()
+}
+
+/// The kinds of corporation a title has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CorpKind {
+    /// A 10-share corporation (the only kind in 1836Jr30).
+    #[default]
+    Major,
+    /// A 5-share minor (18Ireland).
+    Minor,
+}
+
+/// What a kind of corporation is made of.
+#[derive(Debug, Clone, Deserialize)]
+pub struct KindDef {
+    /// Certificate sizes, president first.
+    pub shares: Vec<Percent>,
+    /// Percentage that must leave the IPO for the corporation to float.
+    pub float_percent: Percent,
+    /// Most a player may own outside exempt cells.
+    pub max_ownership_percent: Percent,
+    /// Most the open market may hold.
+    pub market_share_limit: Percent,
+}
+
+/// How corporations receive money for their shares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Capitalization {
+    /// Ten times par from the bank when the corporation floats (IPO sales pay the bank).
+    Full,
+    /// Each treasury share sold pays the corporation.
+    Incremental,
+}
+
+/// The order of selling and buying within a stock-round turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SellBuyOrder {
+    /// Sell, buy, sell again.
+    SellBuySell,
+    /// Sell, then buy; no sale after a purchase.
+    SellBuy,
 }
 
 #[derive(Debug, Deserialize)]
@@ -177,9 +274,9 @@ struct TitleFile {
     trains: Vec<TrainDef>,
     companies: Vec<CompanyDef>,
     corporations: Vec<CorpDef>,
-    shares: Vec<Percent>,
-    float_percent: Percent,
-    max_ownership_percent: Percent,
+    corporation_kinds: BTreeMap<CorpKind, KindDef>,
+    capitalization: Capitalization,
+    sell_buy_order: SellBuyOrder,
 }
 
 /// Allowed player counts.
@@ -218,12 +315,12 @@ pub struct Title {
     pub companies: Vec<CompanyDef>,
     /// Corporations.
     pub corporations: Vec<CorpDef>,
-    /// Certificate sizes of every corporation, president first.
-    pub shares: Vec<Percent>,
-    /// Percentage that must leave the IPO for a corporation to float.
-    pub float_percent: Percent,
-    /// Most a player may own of one corporation outside exempt cells.
-    pub max_ownership_percent: Percent,
+    /// What each kind of corporation is made of.
+    pub kinds: BTreeMap<CorpKind, KindDef>,
+    /// How corporations are paid for their shares.
+    pub capitalization: Capitalization,
+    /// Selling and buying order in a stock-round turn.
+    pub sell_buy_order: SellBuyOrder,
     /// The map.
     pub map: &'static MapData,
 }
@@ -292,11 +389,19 @@ impl Title {
             trains: file.trains,
             companies: file.companies,
             corporations: file.corporations,
-            shares: file.shares,
-            float_percent: file.float_percent,
-            max_ownership_percent: file.max_ownership_percent,
+            kinds: file.corporation_kinds,
+            capitalization: file.capitalization,
+            sell_buy_order: file.sell_buy_order,
             map,
         };
+        for corp in &title.corporations {
+            if !title.kinds.contains_key(&corp.kind) {
+                return Err(TitleDataError::Unknown {
+                    kind: "corporation kind",
+                    name: format!("{:?}", corp.kind),
+                });
+            }
+        }
         for train in &title.trains {
             for name in train
                 .rusts_on
@@ -355,6 +460,16 @@ impl Title {
     /// The corporation's definition.
     pub fn corp(&self, id: CorpId) -> &CorpDef {
         &self.corporations[id.0 as usize]
+    }
+
+    /// What the corporation's kind is made of (certificates, float, limits).
+    pub fn kind_of(&self, id: CorpId) -> &KindDef {
+        &self.kinds[&self.corp(id).kind]
+    }
+
+    /// The corporation's certificate sizes, president first.
+    pub fn share_sizes(&self, id: CorpId) -> &[Percent] {
+        &self.kind_of(id).shares
     }
 
     /// The private's definition.
