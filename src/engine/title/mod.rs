@@ -519,6 +519,39 @@ mod tests {
     }
 
     #[test]
+    fn ireland_facts_fit_the_schema() {
+        // The 18Ireland map is not bundled yet; any map will do to check the title facts.
+        let t = Title::from_json(
+            include_str!("../../../data/18ireland/title.json"),
+            crate::engine::map::jr30(),
+        )
+        .expect("18Ireland title data parses");
+        assert_eq!(t.companies.len(), 11);
+        assert_eq!(t.corporations.len(), 21);
+        let minor = t.corp_by_sym("DKR").unwrap();
+        assert_eq!(
+            t.share_sizes(minor).iter().map(|p| p.0).collect::<Vec<_>>(),
+            [40, 20, 20, 20]
+        );
+        assert_eq!(t.corp(minor).home_city, Some(0));
+        assert_eq!(
+            t.kind_of(t.corp_by_sym("GSWR").unwrap())
+                .max_ownership_percent,
+            Percent(70)
+        );
+        assert_eq!(t.capitalization, Capitalization::Incremental);
+        assert!(t.cell(7, 0).unwrap().close);
+        assert!(t.cell(0, 14).unwrap().end_game);
+        let reserve: Vec<&str> = t
+            .trains
+            .iter()
+            .filter(|tr| tr.reserve)
+            .map(|tr| tr.name.as_str())
+            .collect();
+        assert_eq!(reserve, ["1H'", "2H'", "3H'"]);
+    }
+
+    #[test]
     fn jr30_lookups() {
         let t = jr30();
         assert_eq!(t.corp_by_sym("Nord"), Some(CorpId(2)));
