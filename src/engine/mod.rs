@@ -5,6 +5,7 @@
 
 pub mod error;
 pub mod map;
+pub mod setup;
 pub mod state;
 pub mod title;
 

@@ -369,7 +369,7 @@ fn parse_cell(code: &str) -> Result<Option<MarketCellDef>, TitleDataError> {
 }
 
 impl Title {
-    fn from_json(json: &str, map: &'static MapData) -> Result<Title, TitleDataError> {
+    pub(crate) fn from_json(json: &str, map: &'static MapData) -> Result<Title, TitleDataError> {
         let file: TitleFile = serde_json::from_str(json)?;
         let market = file
             .market
