@@ -19,8 +19,20 @@ use crate::log::{GameLog, LogSource, LoggedAction, Span};
 
 /// The engine setup a log's header describes: title, players in seat order, optional rules.
 pub fn setup(log: &GameLog) -> GameSetup {
+    // The reference falls back to the first run of digits in the game id when a log has no
+    // seed (hotseat games).
+    let seed = log.header.seed.map(|s| s as u64).or_else(|| {
+        let id = log.header.game_id.as_deref()?;
+        let digits: String = id
+            .chars()
+            .skip_while(|c| !c.is_ascii_digit())
+            .take_while(|c| c.is_ascii_digit())
+            .collect();
+        digits.parse().ok()
+    });
     GameSetup {
         title: log.title.name.clone(),
+        seed,
         players: log.header.players.iter().map(|p| p.name.clone()).collect(),
         options: GameOptions {
             optional_rules: log

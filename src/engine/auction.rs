@@ -9,7 +9,7 @@
 use crate::action::{Action, BidTarget, Entity, MarketCell};
 use crate::engine::shares::Holder;
 use crate::engine::state::{CompanyOwner, MarketPos};
-use crate::engine::title::Ability;
+use crate::engine::title::{Ability, AllPassRule, ParRule};
 use crate::engine::{Game, Round, RuleViolation};
 use crate::ids::{CompanyId, CorpId, Money, PlayerId, ShareId};
 
@@ -37,12 +37,17 @@ pub(crate) struct AuctionRound {
     pub(crate) entity_index: usize,
     /// A buyer who must now set a par price (CFLV → Nord).
     pending_par: Option<(PlayerId, CorpId)>,
+    /// Whether any private has been sold.
+    bought: bool,
+    /// Privates with an entry in the reference's bid table (see `all_passed`).
+    touched: Vec<CompanyId>,
 }
 
 impl AuctionRound {
     pub(crate) fn new(game: &Game) -> AuctionRound {
         let mut companies: Vec<CompanyId> = (0..game.title.companies.len())
             .map(|i| CompanyId(i as u8))
+            .filter(|c| !game.company(*c).closed)
             .collect();
         companies.sort_by_key(|c| game.title.company(*c).value);
         AuctionRound {
@@ -53,6 +58,14 @@ impl AuctionRound {
             passed: vec![false; game.seats.len()],
             entity_index: 0,
             pending_par: None,
+            bought: false,
+            touched: Vec::new(),
+        }
+    }
+
+    fn touch(&mut self, company: CompanyId) {
+        if !self.touched.contains(&company) {
+            self.touched.push(company);
         }
     }
 
@@ -257,6 +270,12 @@ fn add_bid(
             min,
         });
     }
+    if game.title.auction.bid_multiple && (price - min).0 % MIN_INCREMENT.0 != 0 {
+        return Err(RuleViolation::Auction(format!(
+            "bids on {} must be {min} plus a multiple of {MIN_INCREMENT}",
+            game.title.company(company).sym
+        )));
+    }
     let max = a.max_bid(game, player, company);
     if price > max {
         return Err(RuleViolation::InsufficientCash {
@@ -265,6 +284,7 @@ fn add_bid(
             needed: price,
         });
     }
+    round(game).touch(company);
     let bids = round(game).bids_for_mut(company);
     bids.retain(|b| b.player != player);
     bids.push(Bid { player, price });
@@ -290,24 +310,49 @@ fn pass(game: &mut Game, player: PlayerId) {
 
 fn all_passed(game: &mut Game) {
     let a = round_ref(game).clone();
-    match a.cheapest.filter(|c| a.companies.contains(c)) {
-        Some(cheapest) => {
-            round(game).discount += MIN_INCREMENT;
-            if round_ref(game).face_price(game, cheapest).0 <= 0 {
-                next_seat(game);
-                let taker = game.seats[round_ref(game).entity_index];
-                let _ = buy_company(game, taker, cheapest, Money::ZERO);
+    match game.title.auction.all_pass {
+        AllPassRule::DiscountThenRevenue => match a.cheapest.filter(|c| a.companies.contains(c)) {
+            Some(cheapest) => discount_cheapest(game, cheapest),
+            None => game.pay_private_revenue(),
+        },
+        AllPassRule::RestartThenRemoveUnbid => {
+            if a.bought {
+                // Reference quirk: only privates with an (empty) entry in its bid table are
+                // removed: those bid on, or looked at as the cheapest, since their last sale.
+                let unbid: Vec<CompanyId> = a
+                    .touched
+                    .iter()
+                    .copied()
+                    .filter(|c| a.bids_for(*c).is_empty())
+                    .collect();
+                round(game).companies.retain(|c| !unbid.contains(c));
                 let _ = resolve_bids(game);
+            } else if let Some(cheapest) = a.cheapest {
+                let r = round(game);
+                r.bids.clear();
+                r.touched.clear();
+                discount_cheapest(game, cheapest);
             }
         }
-        None => game.pay_private_revenue(),
     }
     round(game).passed.iter_mut().for_each(|p| *p = false);
+}
+
+/// Lowers the cheapest private's price; at zero the next player must take it for free.
+fn discount_cheapest(game: &mut Game, cheapest: CompanyId) {
+    round(game).discount += MIN_INCREMENT;
+    if round_ref(game).face_price(game, cheapest).0 <= 0 {
+        next_seat(game);
+        let taker = game.seats[round_ref(game).entity_index];
+        let _ = buy_company(game, taker, cheapest, Money::ZERO);
+        let _ = resolve_bids(game);
+    }
 }
 
 /// Sells the cheapest privates that have exactly one bid, until one has none or several.
 fn resolve_bids(game: &mut Game) -> Result<(), RuleViolation> {
     while let Some(&company) = round_ref(game).companies.first() {
+        round(game).touch(company);
         let bids = round_ref(game).bids_for(company).to_vec();
         if bids.len() != 1 {
             break;
@@ -336,14 +381,24 @@ fn buy_company(
     game.player_mut(player).companies.push(company);
     game.player_mut(player).cash -= price;
     game.bank += price;
-    round(game).companies.retain(|c| *c != company);
-    round(game).bids.retain(|(c, _)| *c != company);
+    let r = round(game);
+    r.companies.retain(|c| *c != company);
+    r.bids.retain(|(c, _)| *c != company);
+    r.touched.retain(|c| *c != company);
+    r.bought = true;
     for ability in &game.title.company(company).abilities {
-        if let Ability::Shares { share } = ability {
+        if let Ability::Shares {
+            share,
+            par,
+            buys_first_train,
+        } = ability
+        {
             let Some(share) = parse_share(game, share) else {
                 continue;
             };
-            if share.index == 0 {
+            if share.index == 0 && *par == ParRule::HalfPrice {
+                start_with_half_price_par(game, player, share.corp, price, *buys_first_train);
+            } else if share.index == 0 {
                 round(game).pending_par = Some((player, share.corp));
             } else {
                 game.transfer_shares(
@@ -357,6 +412,52 @@ fn buy_company(
         }
     }
     Ok(())
+}
+
+/// DK → DKR: par at the highest par price not above half the purchase price, the price into
+/// the treasury, the home token down, and the first train of the depot bought at once.
+fn start_with_half_price_par(
+    game: &mut Game,
+    player: PlayerId,
+    corp: CorpId,
+    price: Money,
+    buys_train: bool,
+) {
+    let half = Money(price.0 / 2);
+    let mut pars: Vec<(Money, u8, u8)> = Vec::new();
+    for (r, row) in game.title.market.iter().enumerate() {
+        for (c, cell) in row.iter().enumerate() {
+            if let Some(cell) = cell.as_ref().filter(|cell| cell.par && cell.price <= half) {
+                pars.push((cell.price, r as u8, c as u8));
+            }
+        }
+    }
+    let Some(&(par_price, row, column)) = pars.iter().max() else {
+        return;
+    };
+    game.set_par(
+        corp,
+        &MarketCell {
+            price: par_price,
+            row,
+            column,
+        },
+    );
+    let pct = game.share_percent(ShareId { corp, index: 0 });
+    game.transfer_shares(
+        corp,
+        &[ShareId { corp, index: 0 }],
+        Holder::Ipo(corp),
+        Holder::Player(player),
+        pct,
+    );
+    game.check_float(corp);
+    game.place_home_token_at_par(corp);
+    game.bank_pays(price);
+    game.corp_mut(corp).cash += price;
+    if buys_train {
+        game.buy_first_depot_train(corp);
+    }
 }
 
 fn parse_share(game: &Game, text: &str) -> Option<ShareId> {

@@ -41,6 +41,8 @@ pub struct GameSetup {
     pub title: String,
     /// Player names in seat order.
     pub players: Vec<String>,
+    /// The seed of a title's random setup (18Ireland); ignored by titles without one.
+    pub seed: Option<u64>,
     /// Options.
     pub options: GameOptions,
 }
@@ -62,6 +64,12 @@ pub enum SetupError {
         min: u8,
         /// Most allowed.
         max: u8,
+    },
+    /// The title has a random setup and no seed was given.
+    #[error("{title} needs the seed of its random setup")]
+    MissingSeed {
+        /// The title.
+        title: String,
     },
     /// An optional rule the title does not have.
     #[error("{title} has no optional rule `{rule}`")]
@@ -136,6 +144,8 @@ pub struct Game {
     pub(crate) end_trigger: Option<GameEndReason>,
     /// Whether the game has reached its first stock round (priority deal exists).
     pub priority_deal: Option<PlayerId>,
+    /// The outcome of the title's random setup, if it has one.
+    pub resolved_setup: Option<setup::ResolvedSetup>,
 }
 
 impl Game {
@@ -166,8 +176,19 @@ impl Game {
                 rule: rule.clone(),
             });
         }
+        let resolved = setup::resolve(title, setup.seed.unwrap_or(0));
+        if resolved.is_some() && setup.seed.is_none() {
+            return Err(SetupError::MissingSeed {
+                title: title.name.clone(),
+            });
+        }
         let starting_cash = title.starting_cash[&(count as u8)];
-        let mut bank = title.bank_cash;
+        let mut bank = setup
+            .options
+            .optional_rules
+            .iter()
+            .find_map(|r| title.optional_bank_cash.get(r).copied())
+            .unwrap_or(title.bank_cash);
         let players = setup
             .players
             .iter()
@@ -269,7 +290,17 @@ impl Game {
             end_reason: None,
             end_trigger: None,
             priority_deal: None,
+            resolved_setup: None,
         };
+        if let Some(resolved) = &resolved {
+            for c in &resolved.removed_companies {
+                game.companies[c.0 as usize].closed = true;
+            }
+            for c in &resolved.removed_corporations {
+                game.corps[c.0 as usize].closed = true;
+            }
+        }
+        game.resolved_setup = resolved;
         game.round = Round::Auction(auction::AuctionRound::new(&game));
         Ok(game)
     }

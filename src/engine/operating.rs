@@ -9,8 +9,8 @@ use crate::action::{Action, DividendKind, Entity, RouteSpec};
 use crate::engine::map::{jr30_port_rule, LayRequest, Station, TrainRoute};
 use crate::engine::market::MarketMove;
 use crate::engine::shares::Holder;
-use crate::engine::state::{CompanyOwner, GameEndReason, TrainOwner};
-use crate::engine::title::{Ability, TrainEvent};
+use crate::engine::state::{CompanyOwner, GameEndReason, Train, TrainOwner};
+use crate::engine::title::{Ability, HomeTokenTiming, TrainEvent};
 use crate::engine::{Game, Round, RuleViolation};
 use crate::ids::{
     CityRef, CompanyId, CorpId, HexId, Money, PlayerId, Rotation, TileId, TrainId, TrainKind,
@@ -153,8 +153,10 @@ impl Game {
             o.teleport = None;
             if !self.corp(corp).operated {
                 self.corp_mut(corp).operated = true;
-                // Corporations without a fixed home placed their token when they were started.
-                if let Some(home) = self.title.corp(corp).home {
+                // Titles placing home tokens at par, and corporations without a fixed home,
+                // have their token down already.
+                let at_first_run = self.title.home_token_timing == HomeTokenTiming::Operate;
+                if let Some(home) = self.title.corp(corp).home.filter(|_| at_first_run) {
                     if !self.place_home_token(corp, home) {
                         return;
                     }
@@ -1133,6 +1135,11 @@ fn buy_train(
             )));
         }
         TrainOwner::Rusted => return Err(RuleViolation::Train(format!("train {name} has rusted"))),
+        TrainOwner::Reserve => {
+            return Err(RuleViolation::Train(format!(
+                "train {name} is a reserve train, not yet in play"
+            )))
+        }
     }
     if let Some(traded) = exchange {
         let Some((_, _, discounted)) = game
@@ -1226,6 +1233,9 @@ fn buy_train(
         }
         _ => game.bank += price,
     }
+    if from_depot {
+        game.take_from_depot(train);
+    }
     game.set_train_owner(train, TrainOwner::Corporation(corp));
     game.corp_mut(corp).trains.push(train);
     if from_depot {
@@ -1236,6 +1246,60 @@ fn buy_train(
 }
 
 impl Game {
+    /// Places a started corporation's home token at once, for titles that do so at par.
+    pub(crate) fn place_home_token_at_par(&mut self, corp: CorpId) {
+        if self.title.home_token_timing != HomeTokenTiming::Par {
+            return;
+        }
+        let Some(home) = self.title.corp(corp).home else {
+            return;
+        };
+        if self
+            .board
+            .place_home_token(self.title.map, corp, home)
+            .is_ok()
+        {
+            self.corp_mut(corp).tokens_unused -= 1;
+        }
+    }
+
+    /// The corporation buys the first train of the depot at face value (18Ireland DKR's start).
+    pub(crate) fn buy_first_depot_train(&mut self, corp: CorpId) {
+        let Some(train) = self
+            .trains
+            .iter()
+            .find(|t| t.owner == TrainOwner::Depot)
+            .map(|t| t.id)
+        else {
+            return;
+        };
+        let price = self.title.train(train.kind).price;
+        self.corp_mut(corp).cash -= price;
+        self.bank += price;
+        self.take_from_depot(train);
+        self.set_train_owner(train, TrainOwner::Corporation(corp));
+        self.corp_mut(corp).trains.push(train);
+        self.after_train_bought(corp, train);
+    }
+
+    /// A depot train leaves the depot; an unlimited type puts its next copy in.
+    fn take_from_depot(&mut self, train: TrainId) {
+        if !self.title.train(train.kind).unlimited {
+            return;
+        }
+        let next = TrainId {
+            kind: train.kind,
+            copy: train.copy + 1,
+        };
+        if !self.trains.iter().any(|t| t.id == next) {
+            self.trains.push(Train {
+                id: next,
+                owner: TrainOwner::Depot,
+                operated: false,
+            });
+        }
+    }
+
     fn set_train_owner(&mut self, id: TrainId, owner: TrainOwner) {
         self.pool_train_order.retain(|t| *t != id);
         if owner == TrainOwner::Pool {

@@ -48,7 +48,7 @@ const KEEP_COMPANIES: usize = 5;
 
 /// Resolves the random setup of a title from a seed; `None` for titles without one.
 pub fn resolve(title: &Title, seed: u64) -> Option<ResolvedSetup> {
-    if title.name != "18Ireland" {
+    if !title.random_setup {
         return None;
     }
     let mut rng = SetupRng::new(seed);

@@ -94,6 +94,8 @@ pub enum TrainOwner {
     Corporation(CorpId),
     /// Rusted and removed from the game.
     Rusted,
+    /// A reserve train not yet in play (18Ireland): it enters the pool when a train rusts.
+    Reserve,
 }
 
 /// One physical train.

@@ -9,6 +9,7 @@ fn setup(players: usize, rules: &[&str]) -> Game {
     Game::new(&GameSetup {
         title: "1836Jr30".into(),
         players: (1..=players).map(|i| format!("P{i}")).collect(),
+        seed: None,
         options: GameOptions {
             optional_rules: rules.iter().map(|r| r.to_string()).collect(),
         },

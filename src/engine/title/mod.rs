@@ -165,6 +165,12 @@ pub enum Ability {
     Shares {
         /// The certificate (`GCL_1`).
         share: String,
+        /// For a president's certificate: how the par price is set.
+        #[serde(default)]
+        par: ParRule,
+        /// The corporation immediately buys the first train of the depot (18Ireland DKR).
+        #[serde(default)]
+        buys_first_train: bool,
     },
     /// The private closes when this corporation buys its first train.
     CloseOnTrain {
@@ -173,6 +179,48 @@ pub enum Ability {
     },
     /// Corporations may not buy the private.
     NoBuy,
+}
+
+/// How a president's certificate that comes with a private gets its par price.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParRule {
+    /// The buyer chooses it at once (1836Jr30 CFLV → Nord).
+    #[default]
+    Chosen,
+    /// The highest par price at most half the purchase price; the corporation's treasury
+    /// receives the purchase price (18Ireland DK → DKR).
+    HalfPrice,
+}
+
+/// What happens when every player passes in a row in the private auction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AllPassRule {
+    /// The cheapest private's price drops while it is unsold; afterwards privates pay revenue.
+    DiscountThenRevenue,
+    /// Before any purchase, the cheapest private's price drops and all bids are cleared;
+    /// after one, privates left without bids are removed and the bids resolved.
+    RestartThenRemoveUnbid,
+}
+
+/// Auction rules that differ between titles.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct AuctionRules {
+    /// Bids must exceed the minimum by a multiple of the increment.
+    pub bid_multiple: bool,
+    /// What a full round of passes does.
+    pub all_pass: AllPassRule,
+}
+
+/// When a corporation's home token is placed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HomeTokenTiming {
+    /// When it operates for the first time.
+    Operate,
+    /// When it is started (par).
+    Par,
 }
 
 /// A private company.
@@ -269,12 +317,18 @@ struct TitleFile {
     starting_cash: BTreeMap<u8, Money>,
     cert_limit: BTreeMap<u8, u8>,
     optional_rules: Vec<String>,
+    #[serde(default)]
+    optional_bank_cash: BTreeMap<String, Money>,
+    #[serde(default)]
+    random_setup: bool,
     market: Vec<Vec<String>>,
     phases: Vec<PhaseDef>,
     trains: Vec<TrainDef>,
     companies: Vec<CompanyDef>,
     corporations: Vec<CorpDef>,
     corporation_kinds: BTreeMap<CorpKind, KindDef>,
+    auction: AuctionRules,
+    home_token_timing: HomeTokenTiming,
     capitalization: Capitalization,
     sell_buy_order: SellBuyOrder,
 }
@@ -305,6 +359,10 @@ pub struct Title {
     pub cert_limit: BTreeMap<u8, u8>,
     /// Optional rules the title knows.
     pub optional_rules: Vec<String>,
+    /// Bank cash under an optional rule (18Ireland `larger_bank`).
+    pub optional_bank_cash: BTreeMap<String, Money>,
+    /// Whether the setup is drawn from the game's seed (see [`crate::engine::setup`]).
+    pub random_setup: bool,
     /// The stock market grid (`None` = no cell).
     pub market: Vec<Vec<Option<MarketCellDef>>>,
     /// Phases in order.
@@ -317,6 +375,10 @@ pub struct Title {
     pub corporations: Vec<CorpDef>,
     /// What each kind of corporation is made of.
     pub kinds: BTreeMap<CorpKind, KindDef>,
+    /// Auction rules.
+    pub auction: AuctionRules,
+    /// When home tokens are placed.
+    pub home_token_timing: HomeTokenTiming,
     /// How corporations are paid for their shares.
     pub capitalization: Capitalization,
     /// Selling and buying order in a stock-round turn.
@@ -384,12 +446,16 @@ impl Title {
             starting_cash: file.starting_cash,
             cert_limit: file.cert_limit,
             optional_rules: file.optional_rules,
+            optional_bank_cash: file.optional_bank_cash,
+            random_setup: file.random_setup,
             market,
             phases: file.phases,
             trains: file.trains,
             companies: file.companies,
             corporations: file.corporations,
             kinds: file.corporation_kinds,
+            auction: file.auction,
+            home_token_timing: file.home_token_timing,
             capitalization: file.capitalization,
             sell_buy_order: file.sell_buy_order,
             map,
