@@ -24,5 +24,6 @@ pub mod cli;
 pub mod engine;
 pub mod ids;
 pub mod log;
+pub mod notation;
 pub mod output;
 pub mod replay;
