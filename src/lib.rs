@@ -21,6 +21,7 @@
 
 pub mod action;
 pub mod cli;
+pub mod convert;
 pub mod engine;
 pub mod ids;
 pub mod log;

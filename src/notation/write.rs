@@ -102,7 +102,7 @@ impl BodyWriter<'_> {
                         inner.trim_end_matches('\n')
                     };
                     let ends_in_line_comment =
-                        !open && trimmed.lines().last().is_some_and(|l| has_line_comment(l));
+                        !open && trimmed.lines().last().is_some_and(has_line_comment);
                     self.out.push_str(trimmed);
                     if ends_in_line_comment {
                         self.out.push('\n');
