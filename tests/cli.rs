@@ -91,7 +91,11 @@ fn the_format_is_detected_from_the_content() {
     let path = scratch("notes.json", "par Nord 100\n");
     let out = railnote(&["replay", path.to_str().unwrap()]);
     assert_eq!(code(&out), 1);
-    assert!(stderr(&out).contains("notation::missing_tag"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("notation::missing_tag"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

@@ -83,12 +83,28 @@ pub fn to_notation(log: &GameLog) -> Result<Document, ConvertError> {
             last_entity,
             false,
         );
+        if let (Some(Element::Move(m)), Some(args)) = (
+            body.last_mut(),
+            program_args(log, &logged.type_name, logged.span),
+        ) {
+            if let RawAction::Program { args: a, .. } = &mut m.action {
+                *a = args;
+            }
+        }
         last_entity = Some(logged.action.entity());
         // Auto actions are written after their parent, in the position they are processed in.
         let mut g = game.clone();
         let _ = g.process(&logged.action);
         for auto in &logged.auto_actions {
             push_move(&mut body, &g, &auto.action, &auto.type_name, None, true);
+            if let (Some(Element::Move(m)), Some(args)) = (
+                body.last_mut(),
+                program_args(log, &auto.type_name, auto.span),
+            ) {
+                if let RawAction::Program { args: a, .. } = &mut m.action {
+                    *a = args;
+                }
+            }
             let _ = g.process(&auto.action);
             last_entity = None;
         }
@@ -170,9 +186,57 @@ fn push_move(
     let with_actor = auto || Some(entity) != last_entity || game.acting_entity() != Some(entity);
     let mut m = move_for(game, action, with_actor, auto);
     if let Some(kind) = type_name.strip_prefix("program_") {
-        m.action = RawAction::Program { kind: kind.into() };
+        m.action = RawAction::Program {
+            kind: kind.into(),
+            args: Vec::new(),
+        };
     }
     body.push(Element::Move(m));
+}
+
+/// The settings of a programmed action, read back from its JSON object.
+fn program_args(log: &GameLog, type_name: &str, span: Span) -> Option<Vec<(String, String)>> {
+    if !type_name.starts_with("program_") {
+        return None;
+    }
+    let text = log.src.get(span.offset..span.end())?;
+    let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(text) else {
+        return None;
+    };
+    const SKIP: &[&str] = &[
+        "type",
+        "entity",
+        "entity_type",
+        "id",
+        "created_at",
+        "user",
+        "auto_actions",
+        "original_id",
+    ];
+    Some(
+        obj.iter()
+            .filter(|(k, _)| !SKIP.contains(&k.as_str()))
+            .filter_map(|(k, v)| {
+                let v = match v {
+                    Value::String(s)
+                        if !s.is_empty()
+                            && !s.contains(char::is_whitespace)
+                            && serde_json::from_str::<Value>(s).is_err() =>
+                    {
+                        s.clone()
+                    }
+                    Value::String(s) if !s.contains('"') => format!("\"{s}\""),
+                    Value::Bool(_) | Value::Number(_) | Value::Null => v.to_string(),
+                    _ => return None,
+                };
+                Some((k.clone(), v))
+            })
+            .collect(),
+    )
+}
+
+fn setting_value(v: &str) -> Value {
+    serde_json::from_str::<Value>(v).unwrap_or_else(|_| json!(v))
 }
 
 fn entity_json(log: &GameLog, game: &Game, e: Entity) -> (Value, &'static str) {
@@ -203,12 +267,7 @@ fn action_json(log: &GameLog, game: &Game, type_name: &str, action: &Action) -> 
     };
     match action {
         Action::Pass { .. } | Action::Bankrupt { .. } => {}
-        Action::Program { .. } => {
-            if type_name == "program_share_pass" {
-                o.insert("unconditional".into(), json!(false));
-                o.insert("indefinite".into(), json!(false));
-            }
-        }
+        Action::Program { .. } => {}
         Action::Bid { target, price, .. } => {
             match target {
                 BidTarget::Company(c) => o.insert("company".into(), json!(title.company(*c).sym)),
@@ -331,12 +390,22 @@ pub fn to_json(played: &Played) -> Value {
     let mut actions = Vec::new();
     for (i, a) in log.actions.iter().enumerate() {
         let mut o = action_json(log, game, &a.type_name, &a.action);
+        for (k, v) in played.programs.get(&(i, 0)).into_iter().flatten() {
+            o.insert(k.clone(), setting_value(v));
+        }
         o.insert("id".into(), json!(i + 1));
         if !a.auto_actions.is_empty() {
             let autos: Vec<Value> = a
                 .auto_actions
                 .iter()
-                .map(|x| Value::Object(action_json(log, game, &x.type_name, &x.action)))
+                .enumerate()
+                .map(|(j, x)| {
+                    let mut o = action_json(log, game, &x.type_name, &x.action);
+                    for (k, v) in played.programs.get(&(i, j + 1)).into_iter().flatten() {
+                        o.insert(k.clone(), setting_value(v));
+                    }
+                    Value::Object(o)
+                })
                 .collect();
             o.insert("auto_actions".into(), json!(autos));
         }

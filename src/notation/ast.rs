@@ -477,10 +477,13 @@ pub enum RawAction {
     },
     /// `bankrupt`.
     Bankrupt,
-    /// `program share_pass`: an 18xx.games programmed action (no effect on the game).
+    /// `program buy_shares corporation=GCL until_condition=float`: an 18xx.games programmed
+    /// action (no effect on the game; its settings are kept for conversion).
     Program {
         /// The reference type after `program_`.
         kind: String,
+        /// Its settings, `key=value` (values as JSON scalars; bare words are strings).
+        args: Vec<(String, String)>,
     },
 }
 

@@ -996,13 +996,37 @@ fn action(rest: Words<'_>) -> Result<RawAction, SyntaxError> {
             })
         }
         "program" => {
-            let help = "a programmed action is `program share_pass` (or `buy_shares`)";
+            let help = "a programmed action is `program share_pass` or `program buy_shares corporation=GCL`";
             let t = rest
                 .get(1)
                 .ok_or_else(|| missing(rest, "a program kind", help))?;
-            expect_end(rest, 2, help)?;
+            let mut args = Vec::new();
+            let mut k = 2;
+            while k < rest.len() {
+                let a = &rest[k];
+                k += 1;
+                match word(a).split_once('=') {
+                    Some((key, "")) if matches!(rest.get(k), Some((Tok::Quoted(..), _))) => {
+                        args.push((key.to_string(), format!("\"{}\"", word(&rest[k]))));
+                        k += 1;
+                    }
+                    Some((key, v)) if !key.is_empty() => {
+                        args.push((key.to_string(), v.to_string()))
+                    }
+                    _ => {
+                        return Err(SyntaxError::new(
+                            "notation::unexpected",
+                            a.1,
+                            "expected a setting `key=value`",
+                            found(a),
+                            help,
+                        ))
+                    }
+                }
+            }
             Ok(RawAction::Program {
                 kind: word(t).to_string(),
+                args,
             })
         }
         _ => {

@@ -27,7 +27,7 @@ Nord: buy CFL 40 {a comment} ; line comment
 & Ann: buy GCL_3 10%
 (Nord: pass ; alt
 )
-bankrupt, program share_pass
+bankrupt, program share_pass, program buy_shares corporation=GCL from_market=false, & Ann: program disable reason="GCL is floated"
 par B 90@3.5
 "#;
     let doc = round_trip(src);

@@ -326,7 +326,13 @@ impl fmt::Display for RawAction {
                 Ok(())
             }
             RawAction::Discard { train } => write!(f, "discard {train}"),
-            RawAction::Program { kind } => write!(f, "program {kind}"),
+            RawAction::Program { kind, args } => {
+                write!(f, "program {kind}")?;
+                for (k, v) in args {
+                    write!(f, " {k}={v}")?;
+                }
+                Ok(())
+            }
         }
     }
 }

@@ -619,6 +619,7 @@ fn candidates(game: &Game, action: &Action) -> Vec<RawAction> {
         Action::Bankrupt { .. } => vec![RawAction::Bankrupt],
         Action::Program { .. } => vec![RawAction::Program {
             kind: "share_pass".into(),
+            args: Vec::new(),
         }],
         Action::Dividend { kind, .. } => vec![match kind {
             DividendKind::Payout => RawAction::Payout,
@@ -929,6 +930,8 @@ pub struct Played {
     pub errors: Vec<MoveError>,
     /// Corrections applied, in order.
     pub corrections: Vec<AppliedCorrection>,
+    /// Settings of programmed actions by 0-based action index (for conversion to JSON).
+    pub programs: BTreeMap<(usize, usize), Vec<(String, String)>>,
 }
 
 /// Sets a game up from its tags.
@@ -1032,6 +1035,7 @@ struct Player<'a> {
     errors: Vec<MoveError>,
     corrections: Vec<AppliedCorrection>,
     actions: Vec<LoggedAction>,
+    programs: BTreeMap<(usize, usize), Vec<(String, String)>>,
     text: &'a str,
 }
 
@@ -1054,6 +1058,7 @@ pub fn play(
         errors: Vec::new(),
         corrections: Vec::new(),
         actions: Vec::new(),
+        programs: BTreeMap::new(),
         text: src,
     };
     p.body(&mut game, &text.body, true);
@@ -1070,6 +1075,7 @@ pub fn play(
         log,
         errors: p.errors,
         corrections: p.corrections,
+        programs: p.programs,
     })
 }
 
@@ -1199,11 +1205,16 @@ impl Player<'_> {
         }
         if main {
             let type_name = match &m.action {
-                RawAction::Program { kind } => format!("program_{kind}"),
+                RawAction::Program { kind, .. } => format!("program_{kind}"),
                 _ => action.type_name().to_string(),
             };
             if m.auto {
+                let n = self.actions.len();
                 if let Some(parent) = self.actions.last_mut() {
+                    if let RawAction::Program { args, .. } = &m.action {
+                        self.programs
+                            .insert((n - 1, parent.auto_actions.len() + 1), args.clone());
+                    }
                     parent.auto_actions.push(AutoAction {
                         type_name,
                         span: m.span,
@@ -1213,6 +1224,9 @@ impl Player<'_> {
                 }
             }
             let n = self.actions.len();
+            if let RawAction::Program { args, .. } = &m.action {
+                self.programs.insert((n, 0), args.clone());
+            }
             self.actions.push(LoggedAction {
                 raw_index: n,
                 action_id: n as i64 + 1,
