@@ -15,6 +15,8 @@ use crate::log::{self, GameLog, LogError, Problem, ProblemKind, Span};
 use crate::output::{FailureReport, ScoreReport, Snapshot};
 use crate::replay::{Replay, ReplayError};
 
+mod notation_cmd;
+
 /// Check and replay 18xx game logs.
 #[derive(Debug, Parser)]
 #[command(name = "railnote", version, about)]
@@ -30,6 +32,52 @@ pub enum Command {
     /// Replay a game log through the rules engine and report the standings, or the first
     /// illegal action.
     Replay(ReplayArgs),
+    /// Convert between an 18xx.games JSON log and the railnote notation (`.rn`).
+    Convert(ConvertArgs),
+    /// Print a railnote document in canonical form (comments kept; idempotent).
+    Fmt(FmtArgs),
+    /// Check files (syntax and rules): one line per file; exit 1 if any fails.
+    Check(CheckArgs),
+}
+
+/// Arguments of `railnote convert`.
+#[derive(Debug, clap::Args)]
+pub struct ConvertArgs {
+    /// The input (JSON log or `.rn` notation; detected from the content).
+    pub file: PathBuf,
+    /// The output format.
+    #[arg(long, value_enum)]
+    pub to: Target,
+    /// Write here instead of stdout.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+}
+
+/// Conversion targets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Target {
+    /// The railnote notation (`.rn`).
+    Notation,
+    /// An 18xx.games JSON log.
+    Json,
+}
+
+/// Arguments of `railnote fmt`.
+#[derive(Debug, clap::Args)]
+pub struct FmtArgs {
+    /// The notation file.
+    pub file: PathBuf,
+    /// Rewrite the file in place instead of printing.
+    #[arg(short, long)]
+    pub write: bool,
+}
+
+/// Arguments of `railnote check`.
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// The files (JSON logs or `.rn` notation).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
 }
 
 /// Arguments of `railnote replay`.
@@ -46,6 +94,9 @@ pub struct ReplayArgs {
     /// Write the state after every processed action to this file, one JSON object per line.
     #[arg(long, value_name = "OUT.jsonl")]
     pub trace: Option<PathBuf>,
+    /// Notation: report every illegal move, not just the first.
+    #[arg(long)]
+    pub keep_going: bool,
 }
 
 /// Output formats.
@@ -98,30 +149,82 @@ pub fn main() -> ExitCode {
 
 /// Runs a parsed command line.
 pub fn run(cli: &Cli) -> Outcome {
-    match &cli.command {
-        Command::Replay(args) => match replay(args) {
+    let result = match &cli.command {
+        Command::Replay(args) => replay(args),
+        Command::Convert(args) => notation_cmd::convert(args),
+        Command::Fmt(args) => notation_cmd::fmt(args),
+        Command::Check(args) => notation_cmd::check(args),
+    };
+    {
+        match result {
             Ok(outcome) => outcome,
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Outcome::Legal,
             Err(e) => {
                 eprintln!("railnote: {e}");
                 Outcome::Failed
             }
-        },
+        }
     }
 }
 
 /// An I/O error that names the file it happened on.
-fn with_path(path: &Path, e: io::Error) -> io::Error {
+pub(crate) fn with_path(path: &Path, e: io::Error) -> io::Error {
     io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }
 
 fn replay(args: &ReplayArgs) -> io::Result<Outcome> {
     let bytes = std::fs::read(&args.file).map_err(|e| with_path(&args.file, e))?;
     let name = args.file.display().to_string();
+    if !notation_cmd::is_json(&bytes) {
+        let src = String::from_utf8_lossy(&bytes);
+        let played = match notation_cmd::play_all(&name, &src, args.keep_going) {
+            Ok(p) => p,
+            Err((report, diag)) => {
+                eprintln!("{:?}", miette::Report::new_boxed(diag));
+                if args.format == Format::Json {
+                    let mut out = io::stdout().lock();
+                    writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+                    out.flush()?;
+                }
+                return Ok(Outcome::Rejected);
+            }
+        };
+        if args.at.is_none() && args.trace.is_none() {
+            let mut out = io::stdout().lock();
+            for p in &played {
+                let report = ScoreReport::new(&p.game, &p.log);
+                match args.format {
+                    Format::Text => {
+                        write!(out, "{report}")?;
+                        for c in &p.corrections {
+                            let (line, _) = c.span.line_col(&p.log.src);
+                            writeln!(
+                                out,
+                                "correction applied (line {line}, {}): {}",
+                                c.round, c.text
+                            )?;
+                        }
+                    }
+                    Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?,
+                }
+            }
+            out.flush()?;
+            return Ok(Outcome::Legal);
+        }
+        let Some(first) = played.into_iter().next() else {
+            return Ok(Outcome::Legal);
+        };
+        return replay_log(args, &first.log);
+    }
     let log = match import(&name, &bytes) {
         Ok(log) => log,
         Err(e) => return reject(args.format, FailureReport::from(&e), e),
     };
+    replay_log(args, &log)
+}
+
+fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
+    let log = log.clone();
     let mut replay = match Replay::new(&log) {
         Ok(r) => r,
         Err(e) => return reject(args.format, FailureReport::from(&e), ReplayError::from(e)),
@@ -187,8 +290,10 @@ fn replay(args: &ReplayArgs) -> io::Result<Outcome> {
     }
 }
 
+/// Reads a JSON log (the notation is read by [`notation_cmd`]).
+///
 /// Reads a log of whichever format the content is in (only 18xx.games JSON so far).
-fn import(name: &str, bytes: &[u8]) -> Result<GameLog, LogError> {
+pub(crate) fn import(name: &str, bytes: &[u8]) -> Result<GameLog, LogError> {
     let src = String::from_utf8_lossy(bytes);
     let first = src.trim_start();
     if first.starts_with('{') {

@@ -21,8 +21,10 @@
 
 pub mod action;
 pub mod cli;
+pub mod convert;
 pub mod engine;
 pub mod ids;
 pub mod log;
+pub mod notation;
 pub mod output;
 pub mod replay;

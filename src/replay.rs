@@ -17,6 +17,8 @@ use crate::action::Action;
 use crate::engine::{Game, GameOptions, GameSetup, RuleViolation, SetupError};
 use crate::log::{GameLog, LogSource, LoggedAction, Span};
 
+pub mod notation;
+
 /// The engine setup a log's header describes: title, players in seat order, optional rules.
 pub fn setup(log: &GameLog) -> GameSetup {
     // The reference falls back to the first run of digits in the game id when a log has no

@@ -81,7 +81,8 @@ fn an_unreadable_log_exits_1() {
 
 #[test]
 fn the_format_is_detected_from_the_content() {
-    // A JSON log named .txt is read; a non-JSON file named .json is rejected as not a log.
+    // A JSON log named .txt is read; a non-JSON file named .json is read as notation (and
+    // rejected here: it has no tags).
     let path = scratch("game.txt", OUT_OF_TURN);
     assert_eq!(
         code(&railnote(&["replay", path.to_str().unwrap(), "--at", "0"])),
@@ -90,7 +91,11 @@ fn the_format_is_detected_from_the_content() {
     let path = scratch("notes.json", "par Nord 100\n");
     let out = railnote(&["replay", path.to_str().unwrap()]);
     assert_eq!(code(&out), 1);
-    assert!(stderr(&out).contains("log::not_a_log"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("notation::missing_tag"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

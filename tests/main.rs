@@ -15,3 +15,7 @@ mod output;
 
 /// The binary: exit codes, stdout/stderr contract.
 mod cli;
+
+/// The railnote notation: fixture round trips (JSON → notation → JSON), fmt idempotence,
+/// samples, and a snapshot of every diagnostic kind.
+mod notation;

@@ -1,0 +1,457 @@
+//! Conversions between the 18xx.games JSON log and the railnote notation, both lossless for the
+//! actions the engine processes: JSON → notation writes, for every action, the shortest move
+//! that resolves back to the same action in the same position
+//! ([`crate::replay::notation::to_notation`]); notation → JSON writes a minimal log the
+//! reference engine loads (players, title, settings, actions with ids 1..n, result).
+
+// A conversion fails once; the size of the error value does not matter.
+#![allow(clippy::result_large_err)]
+
+use serde_json::{json, Map, Value};
+
+use crate::action::{Action, BidTarget, DividendKind, Entity};
+use crate::engine::Game;
+use crate::log::{GameLog, Span};
+use crate::notation::{self, Document, Element, GameText, Heading, RawAction, RoundName, Tag};
+use crate::replay::notation::{move_for, train_text, Played};
+use crate::replay::{IllegalAction, Replay, SetupFailed};
+
+/// Why a log could not be converted.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum ConvertError {
+    /// The log's header describes a game the title does not allow.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Setup(#[from] SetupFailed),
+    /// An action of the log is illegal.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Illegal(#[from] IllegalAction),
+}
+
+fn tag(name: &str, value: impl Into<String>) -> Tag {
+    Tag {
+        name: name.into(),
+        value: value.into(),
+        span: Span::default(),
+        value_span: Span::default(),
+    }
+}
+
+fn round_name(label: &str) -> Option<RoundName> {
+    let mut parts = label.split(' ');
+    match (parts.next()?, parts.next()) {
+        ("PR", None) => Some(RoundName::Private),
+        ("SR", Some(n)) => Some(RoundName::Stock(n.parse().ok()?)),
+        ("OR", Some(n)) => {
+            let (a, b) = n.split_once('.')?;
+            Some(RoundName::Operating(a.parse().ok()?, b.parse().ok()?))
+        }
+        _ => None,
+    }
+}
+
+/// Converts a replayable 18xx.games log to a notation document (one game).
+///
+/// # Errors
+/// The log cannot be replayed (the notation could not express an illegal action faithfully).
+pub fn to_notation(log: &GameLog) -> Result<Document, ConvertError> {
+    let mut replay = Replay::new(log)?;
+    let mut body = Vec::new();
+    let mut heading = String::new();
+    let mut last_entity: Option<Entity> = None;
+    let mut k = 0;
+    while k < log.actions.len() {
+        let logged = &log.actions[k];
+        let game = replay.game().clone();
+        let label = game.round_label();
+        if label != heading {
+            if let Some(round) = round_name(&label) {
+                body.push(Element::Heading(Heading {
+                    round,
+                    span: Span::default(),
+                }));
+            }
+            heading = label;
+            last_entity = None;
+        }
+        push_move(
+            &mut body,
+            &game,
+            &logged.action,
+            &logged.type_name,
+            last_entity,
+            false,
+        );
+        if let (Some(Element::Move(m)), Some(args)) = (
+            body.last_mut(),
+            program_args(log, &logged.type_name, logged.span),
+        ) {
+            if let RawAction::Program { args: a, .. } = &mut m.action {
+                *a = args;
+            }
+        }
+        last_entity = Some(logged.action.entity());
+        // Auto actions are written after their parent, in the position they are processed in.
+        let mut g = game.clone();
+        let _ = g.process(&logged.action);
+        for auto in &logged.auto_actions {
+            push_move(&mut body, &g, &auto.action, &auto.type_name, None, true);
+            if let (Some(Element::Move(m)), Some(args)) = (
+                body.last_mut(),
+                program_args(log, &auto.type_name, auto.span),
+            ) {
+                if let RawAction::Program { args: a, .. } = &mut m.action {
+                    *a = args;
+                }
+            }
+            let _ = g.process(&auto.action);
+            last_entity = None;
+        }
+        match replay.step() {
+            Some(Ok(_)) => {}
+            Some(Err(e)) => return Err(e.into()),
+            None => break,
+        }
+        k += 1;
+    }
+    let game = replay.game();
+    let mut tags = vec![
+        tag("Title", log.title.name.clone()),
+        tag(
+            "Players",
+            log.header
+                .players
+                .iter()
+                .map(|p| p.name.clone())
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
+    ];
+    if !log.header.optional_rules.is_empty() {
+        tags.push(tag(
+            "Rules",
+            log.header
+                .optional_rules
+                .iter()
+                .map(|r| r.value.clone())
+                .collect::<Vec<_>>()
+                .join(", "),
+        ));
+    }
+    if let Some(id) = &log.header.game_id {
+        tags.push(tag("Id", id.clone()));
+    }
+    if log.header.players.iter().any(|p| p.id != p.name) {
+        tags.push(tag(
+            "Ids",
+            log.header
+                .players
+                .iter()
+                .map(|p| p.id.clone())
+                .collect::<Vec<_>>()
+                .join(", "),
+        ));
+    }
+    if game.finished {
+        tags.push(tag("Result", result_text(game)));
+    }
+    Ok(Document {
+        games: vec![GameText { tags, body }],
+    })
+}
+
+fn result_text(game: &Game) -> String {
+    let values = game.player_values();
+    let mut parts: Vec<String> = game
+        .players
+        .iter()
+        .map(|p| format!("{} {}", p.name, values.get(&p.id).map_or(0, |v| v.0)))
+        .collect();
+    if let Some(r) = game.end_reason {
+        parts.push(format!("({})", r.as_str()));
+    }
+    parts.join(", ")
+}
+
+fn push_move(
+    body: &mut Vec<Element>,
+    game: &Game,
+    action: &Action,
+    type_name: &str,
+    last_entity: Option<Entity>,
+    auto: bool,
+) {
+    let entity = action.entity();
+    let with_actor = auto || Some(entity) != last_entity || game.acting_entity() != Some(entity);
+    let mut m = move_for(game, action, with_actor, auto);
+    if let Some(kind) = type_name.strip_prefix("program_") {
+        m.action = RawAction::Program {
+            kind: kind.into(),
+            args: Vec::new(),
+        };
+    }
+    body.push(Element::Move(m));
+}
+
+/// The settings of a programmed action, read back from its JSON object.
+fn program_args(log: &GameLog, type_name: &str, span: Span) -> Option<Vec<(String, String)>> {
+    if !type_name.starts_with("program_") {
+        return None;
+    }
+    let text = log.src.get(span.offset..span.end())?;
+    let Ok(Value::Object(obj)) = serde_json::from_str::<Value>(text) else {
+        return None;
+    };
+    const SKIP: &[&str] = &[
+        "type",
+        "entity",
+        "entity_type",
+        "id",
+        "created_at",
+        "user",
+        "auto_actions",
+        "original_id",
+    ];
+    Some(
+        obj.iter()
+            .filter(|(k, _)| !SKIP.contains(&k.as_str()))
+            .filter_map(|(k, v)| {
+                let v = match v {
+                    Value::String(s)
+                        if !s.is_empty()
+                            && !s.contains(char::is_whitespace)
+                            && serde_json::from_str::<Value>(s).is_err() =>
+                    {
+                        s.clone()
+                    }
+                    Value::String(s) if !s.contains('"') => format!("\"{s}\""),
+                    Value::Bool(_) | Value::Number(_) | Value::Null => v.to_string(),
+                    _ => return None,
+                };
+                Some((k.clone(), v))
+            })
+            .collect(),
+    )
+}
+
+fn setting_value(v: &str) -> Value {
+    serde_json::from_str::<Value>(v).unwrap_or_else(|_| json!(v))
+}
+
+fn entity_json(log: &GameLog, game: &Game, e: Entity) -> (Value, &'static str) {
+    match e {
+        Entity::Player(p) => (id_value(log.player_id(p)), "player"),
+        Entity::Corporation(c) => (json!(game.title.corp(c).sym), "corporation"),
+        Entity::Company(c) => (json!(game.title.company(c).sym), "company"),
+    }
+}
+
+fn id_value(id: &str) -> Value {
+    id.parse::<i64>().map_or_else(|_| json!(id), |n| json!(n))
+}
+
+fn action_json(log: &GameLog, game: &Game, type_name: &str, action: &Action) -> Map<String, Value> {
+    let title = game.title;
+    let map = title.map;
+    let mut o = Map::new();
+    o.insert("type".into(), json!(type_name));
+    let (entity, entity_type) = entity_json(log, game, action.entity());
+    o.insert("entity".into(), entity);
+    o.insert("entity_type".into(), json!(entity_type));
+    let shares = |s: &[crate::ids::ShareId]| {
+        json!(s
+            .iter()
+            .map(|s| format!("{}_{}", title.corp(s.corp).sym, s.index))
+            .collect::<Vec<_>>())
+    };
+    match action {
+        Action::Pass { .. } | Action::Bankrupt { .. } => {}
+        Action::Program { .. } => {}
+        Action::Bid { target, price, .. } => {
+            match target {
+                BidTarget::Company(c) => o.insert("company".into(), json!(title.company(*c).sym)),
+                BidTarget::Corporation(c) => {
+                    o.insert("corporation".into(), json!(title.corp(*c).sym))
+                }
+            };
+            o.insert("price".into(), json!(price.0));
+        }
+        Action::Par { corp, cell, .. } => {
+            o.insert("corporation".into(), json!(title.corp(*corp).sym));
+            o.insert(
+                "share_price".into(),
+                json!(format!("{},{},{}", cell.price.0, cell.row, cell.column)),
+            );
+        }
+        Action::BuyShares {
+            shares: s, percent, ..
+        }
+        | Action::SellShares {
+            shares: s, percent, ..
+        } => {
+            o.insert("shares".into(), shares(s));
+            if let Some(p) = percent {
+                o.insert("percent".into(), json!(p.0));
+            }
+        }
+        Action::BuyCompany { company, price, .. } => {
+            o.insert("company".into(), json!(title.company(*company).sym));
+            o.insert("price".into(), json!(price.0));
+        }
+        Action::LayTile {
+            hex,
+            tile,
+            rotation,
+            ..
+        } => {
+            o.insert("hex".into(), json!(hex.to_string()));
+            o.insert("tile".into(), json!(map.tile_name(*tile)));
+            o.insert("rotation".into(), json!(rotation.get()));
+        }
+        Action::PlaceToken {
+            city, slot, cost, ..
+        } => {
+            o.insert(
+                "city".into(),
+                json!(format!("{}-{}", map.tile_name(city.tile), city.part)),
+            );
+            if let Some(s) = slot {
+                o.insert("slot".into(), json!(s));
+            }
+            if let Some(c) = cost {
+                o.insert("cost".into(), json!(c.0));
+            }
+        }
+        Action::RunRoutes { routes, .. } => {
+            let rs: Vec<Value> = routes
+                .iter()
+                .map(|r| {
+                    let mut m = Map::new();
+                    m.insert("train".into(), json!(train_text(game, r.train)));
+                    m.insert(
+                        "connections".into(),
+                        json!(r
+                            .connections
+                            .iter()
+                            .map(|c| c.iter().map(|h| h.to_string()).collect::<Vec<_>>())
+                            .collect::<Vec<_>>()),
+                    );
+                    if let Some(rev) = r.revenue {
+                        m.insert("revenue".into(), json!(rev.0));
+                    }
+                    if !r.nodes.is_empty() {
+                        m.insert(
+                            "nodes".into(),
+                            json!(r
+                                .nodes
+                                .iter()
+                                .map(|(h, p)| format!("{h}-{p}"))
+                                .collect::<Vec<_>>()),
+                        );
+                    }
+                    Value::Object(m)
+                })
+                .collect();
+            o.insert("routes".into(), json!(rs));
+        }
+        Action::Dividend { kind, .. } => {
+            o.insert(
+                "kind".into(),
+                json!(match kind {
+                    DividendKind::Payout => "payout",
+                    DividendKind::Withhold => "withhold",
+                }),
+            );
+        }
+        Action::BuyTrain {
+            train,
+            price,
+            exchange,
+            ..
+        } => {
+            o.insert("train".into(), json!(train_text(game, *train)));
+            o.insert("price".into(), json!(price.0));
+            if let Some(x) = exchange {
+                o.insert("exchange".into(), json!(train_text(game, *x)));
+            }
+        }
+        Action::DiscardTrain { train, .. } => {
+            o.insert("train".into(), json!(train_text(game, *train)));
+        }
+    }
+    o
+}
+
+/// Writes a replayed notation game as an 18xx.games JSON log.
+pub fn to_json(played: &Played) -> Value {
+    let log = &played.log;
+    let game = &played.game;
+    let mut actions = Vec::new();
+    for (i, a) in log.actions.iter().enumerate() {
+        let mut o = action_json(log, game, &a.type_name, &a.action);
+        for (k, v) in played.programs.get(&(i, 0)).into_iter().flatten() {
+            o.insert(k.clone(), setting_value(v));
+        }
+        o.insert("id".into(), json!(i + 1));
+        if !a.auto_actions.is_empty() {
+            let autos: Vec<Value> = a
+                .auto_actions
+                .iter()
+                .enumerate()
+                .map(|(j, x)| {
+                    let mut o = action_json(log, game, &x.type_name, &x.action);
+                    for (k, v) in played.programs.get(&(i, j + 1)).into_iter().flatten() {
+                        o.insert(k.clone(), setting_value(v));
+                    }
+                    Value::Object(o)
+                })
+                .collect();
+            o.insert("auto_actions".into(), json!(autos));
+        }
+        actions.push(Value::Object(o));
+    }
+    let mut top = Map::new();
+    if let Some(id) = &log.header.game_id {
+        top.insert("id".into(), id_value(id));
+    }
+    top.insert(
+        "players".into(),
+        json!(log
+            .header
+            .players
+            .iter()
+            .map(|p| json!({"id": id_value(&p.id), "name": p.name}))
+            .collect::<Vec<_>>()),
+    );
+    top.insert("title".into(), json!(log.title.name));
+    top.insert(
+        "settings".into(),
+        json!({"optional_rules": log.header.optional_rules.iter().map(|r| r.value.clone()).collect::<Vec<_>>()}),
+    );
+    if game.finished {
+        top.insert("status".into(), json!("finished"));
+        let values = game.player_values();
+        let result: Map<String, Value> = game
+            .players
+            .iter()
+            .map(|p| {
+                (
+                    log.player_id(p.id).to_string(),
+                    json!(values.get(&p.id).map_or(0, |v| v.0)),
+                )
+            })
+            .collect();
+        top.insert("result".into(), Value::Object(result));
+        if let Some(r) = game.end_reason {
+            top.insert("game_end_reason".into(), json!(r.as_str()));
+        }
+    }
+    top.insert("actions".into(), json!(actions));
+    Value::Object(top)
+}
+
+/// The canonical text of a document (what `railnote fmt` prints).
+pub fn format(doc: &Document) -> String {
+    notation::write(doc)
+}

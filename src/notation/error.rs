@@ -1,0 +1,89 @@
+//! Syntax errors: every error of a file in one [`ParseError`], each with its span, what was
+//! expected, what was found, and a help line with a correct example.
+
+use std::fmt;
+
+use miette::{Diagnostic, LabeledSpan, SourceCode};
+
+use crate::log::{LogSource, Span};
+
+/// One syntax error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// Stable code (`notation::expected`, `notation::unknown_keyword`, …).
+    pub code: &'static str,
+    /// Where.
+    pub span: Span,
+    /// What was expected.
+    pub message: String,
+    /// What was found.
+    pub label: String,
+    /// How to write it, with an example.
+    pub help: String,
+}
+
+impl SyntaxError {
+    pub(crate) fn new(
+        code: &'static str,
+        span: Span,
+        message: impl Into<String>,
+        label: impl Into<String>,
+        help: impl Into<String>,
+    ) -> SyntaxError {
+        SyntaxError {
+            code,
+            span,
+            message: message.into(),
+            label: label.into(),
+            help: help.into(),
+        }
+    }
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
+impl Diagnostic for SyntaxError {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.code))
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        Some(Box::new(std::iter::once(
+            LabeledSpan::new_primary_with_span(Some(self.label.clone()), self.span),
+        )))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(&self.help))
+    }
+}
+
+/// All syntax errors of a file.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{} syntax error(s) in {}", errors.len(), src.name())]
+pub struct ParseError {
+    /// The file.
+    pub src: LogSource,
+    /// Every error, in file order.
+    pub errors: Vec<SyntaxError>,
+}
+
+impl Diagnostic for ParseError {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new("notation::invalid"))
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&self.src)
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
+        Some(Box::new(self.errors.iter().map(|e| e as &dyn Diagnostic)))
+    }
+}

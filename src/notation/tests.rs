@@ -1,0 +1,56 @@
+use super::*;
+
+fn round_trip(src: &str) -> Document {
+    let doc = parse("t.rn", src).unwrap_or_else(|e| panic!("{e:?}"));
+    let text = write(&doc);
+    let again = parse("t.rn", &text).unwrap_or_else(|e| panic!("{text}\n{e:?}"));
+    assert_eq!(doc, again, "{text}");
+    assert_eq!(write(&again), text, "fmt is idempotent");
+    doc
+}
+
+#[test]
+fn every_production_round_trips() {
+    let src = r#"[Title "1836Jr30"]
+[Players "Ann, Bob, Cid"]
+
+PR
+Ann: bid CFLV 225!, Bob: pass, "Player 1": p
+SR 1
+Ann: par Nord 82, buy Nord, buy 2 Nord pool 20%, buy Nord_3 10%, sell 3 Nord, sell NBDS_2 NBDS_0 50%
+= Ann 315 Bob Nord 60%
+correct cash Ann +50
+OR 1.1
+Nord: 57 E7 r2?, lay 57-1 E7 W-E, tok E11/2 s0 40, tok 57-2-0, run 2:H6-H4=50 3-1:I3-I5-H4+H4-H6@H4.0+H6.0
+pay, withhold, wh, train 3, train 3-1 120 from HSM, train D x 4 800, train 2 pool, discard 3
+Nord: buy CFL 40 {a comment} ; line comment
+& Ann: buy GCL_3 10%
+(Nord: pass ; alt
+)
+bankrupt, program share_pass, program buy_shares corporation=GCL from_market=false, & Ann: program disable reason="GCL is floated"
+par B 90@3.5
+"#;
+    let doc = round_trip(src);
+    assert_eq!(doc.games.len(), 1);
+}
+
+#[test]
+fn several_games() {
+    let doc = round_trip("[Title \"1836Jr30\"]\nAnn: pass\n[Title \"1836Jr30\"]\nBob: pass\n");
+    assert_eq!(doc.games.len(), 2);
+}
+
+#[test]
+fn all_errors_are_reported() {
+    let err = parse("t.rn", "Ann: bdi CFL 4\nBob: bid CFL x\n57 E7 r9\n{open").unwrap_err();
+    let codes: Vec<_> = err.errors.iter().map(|e| e.code).collect();
+    assert_eq!(
+        codes,
+        [
+            "notation::unknown_keyword",
+            "notation::bad_number",
+            "notation::bad_rotation",
+            "notation::unclosed"
+        ]
+    );
+}

@@ -1,0 +1,338 @@
+//! The writer: [`Document`] → canonical text. `parse(write(d)) == d` for every document the
+//! parser accepts, and `write` is the canonical form `railnote fmt` prints.
+//!
+//! Layout: tags one per line, a blank line, then the move text; a heading, a check line and a
+//! correction each take a line; a move with a written actor starts a line; other moves follow
+//! on the same line after `, `; `{…}` comments stay where they were, `;` comments end the line.
+
+use std::fmt::{self, Write as _};
+
+use crate::notation::ast::*;
+
+/// The canonical text of a document.
+pub fn write(doc: &Document) -> String {
+    let mut out = String::new();
+    for (i, game) in doc.games.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        write_game(&mut out, game);
+    }
+    out
+}
+
+fn write_game(out: &mut String, game: &GameText) {
+    for tag in &game.tags {
+        let _ = writeln!(out, "[{} \"{}\"]", tag.name, tag.value);
+    }
+    if !game.tags.is_empty() && !game.body.is_empty() {
+        out.push('\n');
+    }
+    let mut w = BodyWriter {
+        out,
+        line_open: false,
+    };
+    w.body(&game.body);
+    w.end_line();
+}
+
+struct BodyWriter<'a> {
+    out: &'a mut String,
+    line_open: bool,
+}
+
+impl BodyWriter<'_> {
+    fn end_line(&mut self) {
+        if self.line_open {
+            self.out.push('\n');
+            self.line_open = false;
+        }
+    }
+
+    fn own_line(&mut self, text: &str) {
+        self.end_line();
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+
+    fn body(&mut self, body: &[Element]) {
+        for e in body {
+            match e {
+                Element::Heading(h) => self.own_line(&h.round.to_string()),
+                Element::Check(c) => self.own_line(&check(c)),
+                Element::Correction(c) => self.own_line(&correction(c)),
+                Element::Move(m) => {
+                    if m.actor.is_some() || m.auto {
+                        self.end_line();
+                    }
+                    if self.line_open {
+                        self.out.push_str(", ");
+                    }
+                    self.out.push_str(&m.to_string());
+                    self.line_open = true;
+                }
+                Element::Comment(c) => {
+                    if self.line_open {
+                        self.out.push(' ');
+                    }
+                    if c.line {
+                        let _ = writeln!(self.out, "; {}", c.text);
+                        self.line_open = false;
+                    } else {
+                        let _ = write!(self.out, "{{{}}}", c.text);
+                        self.line_open = true;
+                    }
+                }
+                Element::Variation(v) => {
+                    if self.line_open {
+                        self.out.push(' ');
+                    }
+                    self.out.push('(');
+                    let mut inner = String::new();
+                    let mut w = BodyWriter {
+                        out: &mut inner,
+                        line_open: false,
+                    };
+                    w.body(&v.body);
+                    let open = w.line_open;
+                    // A trailing `;` comment needs its newline before the `)`.
+                    let trimmed = if open {
+                        inner.as_str()
+                    } else {
+                        inner.trim_end_matches('\n')
+                    };
+                    let ends_in_line_comment =
+                        !open && trimmed.lines().last().is_some_and(has_line_comment);
+                    self.out.push_str(trimmed);
+                    if ends_in_line_comment {
+                        self.out.push('\n');
+                    }
+                    self.out.push(')');
+                    self.line_open = true;
+                }
+            }
+        }
+    }
+}
+
+fn has_line_comment(line: &str) -> bool {
+    // Outside braces and quotes.
+    let mut depth = 0;
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            '{' if !quoted => depth += 1,
+            '}' if !quoted => depth -= 1,
+            ';' if !quoted && depth == 0 => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+fn check(c: &Check) -> String {
+    let mut s = String::from("=");
+    for e in &c.entries {
+        let _ = write!(s, " {}", name(&e.who.text));
+        match &e.what {
+            CheckValue::Cash(n) => {
+                let _ = write!(s, " {n}");
+            }
+            CheckValue::Holding(corp, p) => {
+                let _ = write!(s, " {corp} {p}%");
+            }
+        }
+    }
+    s
+}
+
+fn correction(c: &Correction) -> String {
+    match &c.kind {
+        CorrectionKind::Cash { who, amount } => {
+            format!("correct cash {} {amount:+}", name(&who.text))
+        }
+    }
+}
+
+/// A name as a word, or quoted when it is not a plain word.
+pub fn name(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text.chars().all(|c| {
+            !(c.is_whitespace()
+                || matches!(
+                    c,
+                    ',' | '(' | ')' | '{' | '}' | '[' | ']' | ';' | '"' | ':' | '!' | '?'
+                ))
+        })
+        && text != "&"
+        && text != "=";
+    if plain {
+        text.to_string()
+    } else {
+        format!("\"{text}\"")
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.auto {
+            f.write_str("& ")?;
+        }
+        if let Some(actor) = &self.actor {
+            let n = name(&actor.text);
+            write!(f, "{n}: ")?;
+        }
+        write!(f, "{}", self.action)?;
+        if let Some(a) = self.annotation {
+            f.write_str(a.as_str())?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for RawAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RawAction::Pass => f.write_str("pass"),
+            RawAction::Payout => f.write_str("pay"),
+            RawAction::Withhold => f.write_str("withhold"),
+            RawAction::Bankrupt => f.write_str("bankrupt"),
+            RawAction::Bid { target, price } => write!(f, "bid {target} {price}"),
+            RawAction::Par { corp, price, cell } => {
+                write!(f, "par {corp} {price}")?;
+                if let Some((r, c)) = cell {
+                    write!(f, "@{r}.{c}")?;
+                }
+                Ok(())
+            }
+            RawAction::Buy {
+                count,
+                what,
+                pool,
+                percent,
+                price,
+            } => {
+                f.write_str("buy")?;
+                if let Some(n) = count {
+                    write!(f, " {n}")?;
+                }
+                for w in what {
+                    write!(f, " {w}")?;
+                }
+                if *pool {
+                    f.write_str(" pool")?;
+                }
+                if let Some(p) = percent {
+                    write!(f, " {p}%")?;
+                }
+                if let Some(p) = price {
+                    write!(f, " {p}")?;
+                }
+                Ok(())
+            }
+            RawAction::Sell {
+                count,
+                what,
+                percent,
+            } => {
+                f.write_str("sell")?;
+                if let Some(n) = count {
+                    write!(f, " {n}")?;
+                }
+                for w in what {
+                    write!(f, " {w}")?;
+                }
+                if let Some(p) = percent {
+                    write!(f, " {p}%")?;
+                }
+                Ok(())
+            }
+            RawAction::Lay {
+                tile,
+                hex,
+                orientation,
+            } => {
+                if !tile.starts_with(|c: char| c.is_ascii_digit()) {
+                    f.write_str("lay ")?;
+                }
+                write!(f, "{tile} {hex} ")?;
+                match orientation {
+                    Orientation::Rotation(r) => write!(f, "r{r}"),
+                    Orientation::Sides(s) => {
+                        let names: Vec<&str> = s.iter().map(|s| s.as_str()).collect();
+                        f.write_str(&names.join("-"))
+                    }
+                }
+            }
+            RawAction::Token { at, slot, cost } => {
+                f.write_str("tok ")?;
+                match at {
+                    TokenAt::Hex(h, None) => write!(f, "{h}")?,
+                    TokenAt::Hex(h, Some(n)) => write!(f, "{h}/{n}")?,
+                    TokenAt::City(c) => f.write_str(c)?,
+                }
+                if let Some(s) = slot {
+                    write!(f, " s{s}")?;
+                }
+                if let Some(c) = cost {
+                    write!(f, " {c}")?;
+                }
+                Ok(())
+            }
+            RawAction::Run { routes } => {
+                f.write_str("run")?;
+                for r in routes {
+                    write!(f, " {}:", r.train)?;
+                    for (i, c) in r.connections.iter().enumerate() {
+                        if i > 0 {
+                            f.write_str("+")?;
+                        }
+                        for (j, h) in c.iter().enumerate() {
+                            if j > 0 {
+                                f.write_str("-")?;
+                            }
+                            write!(f, "{h}")?;
+                        }
+                    }
+                    if let Some(rev) = r.revenue {
+                        write!(f, "={rev}")?;
+                    }
+                    for (i, (h, p)) in r.nodes.iter().enumerate() {
+                        f.write_str(if i == 0 { "@" } else { "+" })?;
+                        write!(f, "{h}.{p}")?;
+                    }
+                }
+                Ok(())
+            }
+            RawAction::Train {
+                train,
+                price,
+                from,
+                exchange,
+            } => {
+                write!(f, "train {train}")?;
+                if let Some(p) = price {
+                    write!(f, " {p}")?;
+                }
+                match from {
+                    Source::Ipo => {}
+                    Source::Pool => f.write_str(" pool")?,
+                    Source::Corp(c) => write!(f, " from {c}")?,
+                }
+                if let Some(x) = exchange {
+                    write!(f, " x {x}")?;
+                }
+                Ok(())
+            }
+            RawAction::Discard { train } => write!(f, "discard {train}"),
+            RawAction::Program { kind, args } => {
+                write!(f, "program {kind}")?;
+                for (k, v) in args {
+                    write!(f, " {k}={v}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}

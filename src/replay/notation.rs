@@ -1,0 +1,1383 @@
+//! Replaying railnote documents: each written move is resolved against the current [`Game`]
+//! into an engine [`Action`] (shakmaty's `San::to_move(&pos)`), processed, and every failure is
+//! mapped back to the move's span as a [`MoveError`]. [`to_notation`] is the inverse
+//! (`San::from_move`): the shortest written form that resolves back to the very same action.
+
+// Errors are built once per failing move; their size does not matter.
+#![allow(clippy::result_large_err)]
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+use miette::{Diagnostic, LabeledSpan, SourceCode};
+
+use crate::action::{Action, BidTarget, DividendKind, Entity, MarketCell, RouteSpec};
+use crate::engine::map::Layout;
+use crate::engine::{Game, GameOptions, GameSetup, RuleViolation, TrainOwner};
+use crate::ids::{CityRef, CorpId, Money, Percent, PlayerId, Rotation, ShareId, TileId, TrainId};
+use crate::log::{AutoAction, GameLog, Header, LogPlayer, LogSource, LoggedAction, Span, Spanned};
+use crate::notation::{
+    self, Check, CheckValue, Correction, CorrectionKind, Element, GameText, Move, Name,
+    Orientation, RawAction, RouteText, Side, Source, TokenAt,
+};
+
+/// Why a written move could not become an engine action.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unresolved {
+    /// Stable code (`rules::unknown_entity`, `rules::tile_unavailable`, …).
+    pub code: &'static str,
+    /// What is wrong.
+    pub message: String,
+    /// How to write it instead.
+    pub help: Option<String>,
+}
+
+fn unresolved(code: &'static str, message: impl Into<String>) -> Unresolved {
+    Unresolved {
+        code,
+        message: message.into(),
+        help: None,
+    }
+}
+
+impl Unresolved {
+    fn help(mut self, help: impl Into<String>) -> Unresolved {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+/// Names an entity (player name, corporation or private symbol).
+pub fn entity_by_name(game: &Game, name: &str) -> Result<Entity, Unresolved> {
+    if let Some(p) = game.players.iter().find(|p| p.name == name) {
+        return Ok(Entity::Player(p.id));
+    }
+    if let Some(c) = game.title.corp_by_sym(name) {
+        return Ok(Entity::Corporation(c));
+    }
+    if let Some(c) = game.title.company_by_sym(name) {
+        return Ok(Entity::Company(c));
+    }
+    let players: Vec<String> = game
+        .players
+        .iter()
+        .map(|p| notation::name(&p.name))
+        .collect();
+    Err(unresolved(
+        "rules::unknown_entity",
+        format!("nobody is called `{name}`"),
+    )
+    .help(format!(
+        "players: {}; corporations and privates by symbol, e.g. `Nord:`",
+        players.join(", ")
+    )))
+}
+
+fn corp(game: &Game, sym: &str) -> Result<CorpId, Unresolved> {
+    game.title.corp_by_sym(sym).ok_or_else(|| {
+        let all: Vec<&str> = game
+            .title
+            .corporations
+            .iter()
+            .map(|c| c.sym.as_str())
+            .collect();
+        unresolved(
+            "rules::unknown_entity",
+            format!("{} has no corporation `{sym}`", game.title.name),
+        )
+        .help(format!("corporations: {}", all.join(", ")))
+    })
+}
+
+fn share_id(game: &Game, text: &str) -> Result<ShareId, Unresolved> {
+    text.rsplit_once('_')
+        .and_then(|(c, i)| {
+            let corp = game.title.corp_by_sym(c)?;
+            let index: u8 = i.parse().ok()?;
+            ((index as usize) < game.title.shares.len()).then_some(ShareId { corp, index })
+        })
+        .ok_or_else(|| {
+            unresolved("rules::unknown_share", format!("no certificate `{text}`"))
+                .help("a certificate is `CORP_n`, n = 0 for the president's, e.g. `Nord_3`")
+        })
+}
+
+fn share_text(game: &Game, s: ShareId) -> String {
+    format!("{}_{}", game.title.corp(s.corp).sym, s.index)
+}
+
+/// The reference id of a train (`3-1`).
+pub fn train_text(game: &Game, t: TrainId) -> String {
+    format!("{}-{}", game.title.train(t.kind).name, t.copy)
+}
+
+fn explicit_train(game: &Game, text: &str) -> Option<TrainId> {
+    let (name, copy) = text.rsplit_once('-')?;
+    let kind = game.title.train_kind(name)?;
+    let copy: u16 = copy.parse().ok()?;
+    (copy < game.title.train(kind).count).then_some(TrainId { kind, copy })
+}
+
+/// A train written as `3-1` (explicit) or `3` (the first fitting one among `candidates`).
+fn pick_train(
+    game: &Game,
+    text: &str,
+    candidates: impl IntoIterator<Item = TrainId>,
+    whose: &str,
+) -> Result<TrainId, Unresolved> {
+    if let Some(t) = explicit_train(game, text) {
+        return Ok(t);
+    }
+    let Some(kind) = game.title.train_kind(text) else {
+        let kinds: Vec<&str> = game.title.trains.iter().map(|t| t.name.as_str()).collect();
+        return Err(unresolved(
+            "rules::unknown_train",
+            format!("{} has no train `{text}`", game.title.name),
+        )
+        .help(format!(
+            "trains are written by type ({}) or as `TYPE-copy`, e.g. `3-1`",
+            kinds.join(", ")
+        )));
+    };
+    candidates
+        .into_iter()
+        .find(|t| t.kind == kind)
+        .ok_or_else(|| {
+            unresolved(
+                "rules::no_such_train",
+                format!("{whose} has no {text} train"),
+            )
+        })
+}
+
+fn corp_of(entity: Entity) -> Option<CorpId> {
+    match entity {
+        Entity::Corporation(c) => Some(c),
+        _ => None,
+    }
+}
+
+fn corp_trains(game: &Game, entity: Entity) -> Vec<TrainId> {
+    corp_of(entity).map_or_else(Vec::new, |c| game.corp(c).trains.clone())
+}
+
+/// The compass sides of edges 0–5 of a layout.
+pub fn sides(layout: Layout) -> [Side; 6] {
+    match layout {
+        Layout::Pointy => [Side::SW, Side::W, Side::NW, Side::NE, Side::E, Side::SE],
+        Layout::Flat => [Side::S, Side::SW, Side::NW, Side::N, Side::NE, Side::SE],
+    }
+}
+
+fn exits_text(layout: Layout, mask: u8) -> String {
+    let s = sides(layout);
+    // Clockwise from north-ish: print in edge order for stability.
+    (0..6)
+        .filter(|e| mask & (1 << e) != 0)
+        .map(|e| s[e].as_str())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// Resolves a written move against the game.
+///
+/// # Errors
+/// A name, tile, city, share or train the move cannot mean in this position.
+pub fn resolve(game: &Game, entity: Entity, raw: &RawAction) -> Result<Action, Unresolved> {
+    let title = game.title;
+    let map = title.map;
+    Ok(match raw {
+        RawAction::Pass => Action::Pass { entity },
+        RawAction::Payout => Action::Dividend {
+            entity,
+            kind: DividendKind::Payout,
+        },
+        RawAction::Withhold => Action::Dividend {
+            entity,
+            kind: DividendKind::Withhold,
+        },
+        RawAction::Bankrupt => Action::Bankrupt { entity },
+        RawAction::Program { .. } => Action::Program { entity },
+        RawAction::Bid { target, price } => {
+            let target = match title.company_by_sym(target) {
+                Some(c) => BidTarget::Company(c),
+                None => BidTarget::Corporation(corp(game, target).map_err(|e| {
+                    let all: Vec<&str> = title.companies.iter().map(|c| c.sym.as_str()).collect();
+                    e.help(format!("privates: {}", all.join(", ")))
+                })?),
+            };
+            Action::Bid {
+                entity,
+                target,
+                price: Money(*price),
+            }
+        }
+        RawAction::Par {
+            corp: sym,
+            price,
+            cell,
+        } => {
+            let c = corp(game, sym)?;
+            let cell = match cell {
+                Some((row, column)) => MarketCell {
+                    price: Money(*price),
+                    row: *row,
+                    column: *column,
+                },
+                None => {
+                    let mut found = Vec::new();
+                    let mut pars = Vec::new();
+                    for (r, row) in title.market.iter().enumerate() {
+                        for (k, cell) in row.iter().enumerate() {
+                            if let Some(cell) = cell.as_ref().filter(|c| c.par) {
+                                pars.push(cell.price.0);
+                                if cell.price.0 == *price {
+                                    found.push(MarketCell {
+                                        price: cell.price,
+                                        row: r as u8,
+                                        column: k as u8,
+                                    });
+                                }
+                            }
+                        }
+                    }
+                    pars.sort_unstable();
+                    pars.dedup();
+                    match found.as_slice() {
+                        [one] => *one,
+                        [] => {
+                            let list: Vec<String> =
+                                pars.iter().map(|p| format!("`par {sym} {p}`")).collect();
+                            return Err(unresolved(
+                                "rules::no_par_price",
+                                format!("{price} is not a par price of {}", title.name),
+                            )
+                            .help(format!("par prices: {}", list.join(", "))));
+                        }
+                        many => {
+                            let list: Vec<String> = many
+                                .iter()
+                                .map(|c| format!("`par {sym} {price}@{}.{}`", c.row, c.column))
+                                .collect();
+                            return Err(unresolved(
+                                "rules::ambiguous",
+                                format!("several par cells show {price}"),
+                            )
+                            .help(format!("name the cell: {}", list.join(", "))));
+                        }
+                    }
+                }
+            };
+            Action::Par {
+                entity,
+                corp: c,
+                cell,
+            }
+        }
+        RawAction::Buy {
+            count,
+            what,
+            pool,
+            percent,
+            price,
+        } => {
+            if let [sym] = what.as_slice() {
+                if let Some(company) = title.company_by_sym(sym) {
+                    let Some(price) = price else {
+                        return Err(unresolved(
+                            "rules::price_needed",
+                            format!("buying {sym} needs a price"),
+                        )
+                        .help(format!("e.g. `buy {sym} {}`", title.company(company).value)));
+                    };
+                    return Ok(Action::BuyCompany {
+                        entity,
+                        company,
+                        price: Money(*price),
+                    });
+                }
+            }
+            let shares = pick_shares(
+                game,
+                what,
+                *count,
+                |c| {
+                    if *pool {
+                        game.pool.iter().filter(|s| s.corp == c).copied().collect()
+                    } else {
+                        game.corp(c).ipo.to_vec()
+                    }
+                },
+                if *pool { "the pool" } else { "the IPO" },
+            )?;
+            Action::BuyShares {
+                entity,
+                shares,
+                percent: percent.map(Percent),
+            }
+        }
+        RawAction::Sell {
+            count,
+            what,
+            percent,
+        } => {
+            let held: Vec<ShareId> = match entity {
+                Entity::Player(p) => game.player(p).shares.clone(),
+                _ => Vec::new(),
+            };
+            let shares = pick_shares(
+                game,
+                what,
+                *count,
+                |c| {
+                    let mut mine: Vec<ShareId> =
+                        held.iter().filter(|s| s.corp == c).copied().collect();
+                    // Ordinary certificates first, the president's last.
+                    mine.sort_by_key(|s| s.index == 0);
+                    mine
+                },
+                &game.entity_name(entity),
+            )?;
+            Action::SellShares {
+                entity,
+                shares,
+                percent: percent.map(Percent),
+            }
+        }
+        RawAction::Lay {
+            tile,
+            hex,
+            orientation,
+        } => {
+            let Some(idx) = map.hex_index(*hex) else {
+                return Err(unresolved(
+                    "rules::unknown_hex",
+                    format!("the {} map has no hex {hex}", title.name),
+                ));
+            };
+            let tile_id = match map.parse_tile_id(tile) {
+                Some(t) => t,
+                None => {
+                    let Some(def) = map.tile_def_by_name(tile) else {
+                        return Err(unresolved(
+                            "rules::unknown_tile",
+                            format!("{} has no tile `{tile}`", title.name),
+                        )
+                        .help("a tile is written by its number, e.g. `57 E7 r2`"));
+                    };
+                    let count = map.tile_def(def).count;
+                    (0..count)
+                        .map(|copy| TileId { def, copy })
+                        .find(|t| game.board.in_supply(*t))
+                        .ok_or_else(|| {
+                            unresolved(
+                                "rules::tile_unavailable",
+                                format!("no tile {tile} is left in the supply"),
+                            )
+                        })?
+                }
+            };
+            let def = map.tile_def(tile_id.def);
+            let rotation = match orientation {
+                Orientation::Rotation(r) => *r,
+                Orientation::Sides(s) => {
+                    let names = sides(map.layout);
+                    let mut mask = 0u8;
+                    for side in s {
+                        match names.iter().position(|n| n == side) {
+                            Some(e) => mask |= 1 << e,
+                            None => {
+                                return Err(unresolved(
+                                    "rules::bad_exits",
+                                    format!("a hex of this map has no side {}", side.as_str()),
+                                ))
+                            }
+                        }
+                    }
+                    match (0..6u8).find(|r| def.exits(*r) == mask) {
+                        Some(r) => r,
+                        None => {
+                            let legal =
+                                game.board
+                                    .legal_rotations(map, idx, tile_id, corp_of(entity));
+                            let mut opts: Vec<String> = (0..6u8)
+                                .filter(|r| legal & (1 << r) != 0)
+                                .map(|r| {
+                                    format!(
+                                        "`{} {hex} {}`",
+                                        def.name,
+                                        exits_text(map.layout, def.exits(r))
+                                    )
+                                })
+                                .collect();
+                            opts.dedup();
+                            let e = unresolved(
+                                "rules::bad_exits",
+                                format!(
+                                    "tile {} cannot be turned to exits {}",
+                                    def.name,
+                                    exits_text(map.layout, mask)
+                                ),
+                            );
+                            return Err(if opts.is_empty() {
+                                e
+                            } else {
+                                e.help(format!("legal here: {}", opts.join(", ")))
+                            });
+                        }
+                    }
+                }
+            };
+            Action::LayTile {
+                entity,
+                hex: *hex,
+                tile: tile_id,
+                rotation: Rotation::new(rotation).unwrap_or_default(),
+            }
+        }
+        RawAction::Token { at, slot, cost } => {
+            let city = match at {
+                TokenAt::City(text) => map.parse_city_ref(text).ok_or_else(|| {
+                    unresolved("rules::unknown_city", format!("no city `{text}`")).help(
+                        "a city id is `TILE-copy-part`, e.g. `57-0-0`; or write the hex: `tok E11`",
+                    )
+                })?,
+                TokenAt::Hex(hex, n) => {
+                    let Some(idx) = map.hex_index(*hex) else {
+                        return Err(unresolved(
+                            "rules::unknown_hex",
+                            format!("the {} map has no hex {hex}", title.name),
+                        ));
+                    };
+                    let (tile, _) = game.board.tile_at(idx);
+                    let def = map.tile_def(tile.def);
+                    let k = n.map_or(0, |n| usize::from(n) - 1);
+                    let Some(node) = def.cities.get(k) else {
+                        return Err(unresolved(
+                            "rules::unknown_city",
+                            match def.cities.len() {
+                                0 => format!("{hex} has no city"),
+                                c => {
+                                    format!("{hex} has {c} cit{}", if c == 1 { "y" } else { "ies" })
+                                }
+                            },
+                        )
+                        .help(format!(
+                            "`tok {hex}` is its first city, `tok {hex}/2` the second"
+                        )));
+                    };
+                    CityRef {
+                        tile,
+                        part: def.nodes[usize::from(*node)].part,
+                    }
+                }
+            };
+            Action::PlaceToken {
+                entity,
+                city,
+                slot: *slot,
+                cost: cost.map(Money),
+            }
+        }
+        RawAction::Run { routes } => {
+            let mut free = corp_trains(game, entity);
+            let mut out = Vec::new();
+            for r in routes {
+                let train = pick_train(game, &r.train, free.clone(), &game.entity_name(entity))?;
+                free.retain(|t| *t != train);
+                out.push(RouteSpec {
+                    train,
+                    connections: r.connections.clone(),
+                    revenue: r.revenue.map(Money),
+                    nodes: r.nodes.clone(),
+                });
+            }
+            Action::RunRoutes {
+                entity,
+                routes: out,
+            }
+        }
+        RawAction::Train {
+            train,
+            price,
+            from,
+            exchange,
+        } => {
+            let (candidates, whose): (Vec<TrainId>, String) = match from {
+                Source::Ipo => (
+                    game.trains
+                        .iter()
+                        .filter(|t| t.owner == TrainOwner::Depot)
+                        .map(|t| t.id)
+                        .collect(),
+                    "the depot".into(),
+                ),
+                Source::Pool => (game.pool_train_order.clone(), "the pool".into()),
+                Source::Corp(c) => {
+                    let c = corp(game, c)?;
+                    (game.corp(c).trains.clone(), title.corp(c).sym.clone())
+                }
+            };
+            let t = pick_train(game, train, candidates, &whose)?;
+            let exchange = exchange
+                .as_ref()
+                .map(|x| {
+                    pick_train(
+                        game,
+                        x,
+                        corp_trains(game, entity),
+                        &game.entity_name(entity),
+                    )
+                })
+                .transpose()?;
+            let price = match (price, from) {
+                (Some(p), _) => Money(*p),
+                (None, Source::Corp(c)) => {
+                    return Err(unresolved(
+                        "rules::price_needed",
+                        format!("a train bought from {c} needs a price"),
+                    )
+                    .help(format!("e.g. `train {train} 100 from {c}`")))
+                }
+                (None, _) => {
+                    let def = title.train(t.kind);
+                    let discount = exchange
+                        .and_then(|x| def.discount.get(&title.train(x.kind).name).copied())
+                        .unwrap_or(Money::ZERO);
+                    def.price - discount
+                }
+            };
+            Action::BuyTrain {
+                entity,
+                train: t,
+                price,
+                exchange,
+            }
+        }
+        RawAction::Discard { train } => Action::DiscardTrain {
+            entity,
+            train: pick_train(
+                game,
+                train,
+                corp_trains(game, entity),
+                &game.entity_name(entity),
+            )?,
+        },
+    })
+}
+
+fn pick_shares(
+    game: &Game,
+    what: &[String],
+    count: Option<u8>,
+    available: impl Fn(CorpId) -> Vec<ShareId>,
+    whose: &str,
+) -> Result<Vec<ShareId>, Unresolved> {
+    if what.iter().all(|w| w.contains('_')) {
+        return what.iter().map(|w| share_id(game, w)).collect();
+    }
+    let [sym] = what else {
+        return Err(unresolved(
+            "rules::unknown_share",
+            "name one corporation, or certificates only",
+        )
+        .help("e.g. `buy 2 Nord` or `buy Nord_3 Nord_4`"));
+    };
+    let c = corp(game, sym)?;
+    let n = usize::from(count.unwrap_or(1));
+    let avail = available(c);
+    if avail.len() < n {
+        return Err(unresolved(
+            "rules::no_such_share",
+            format!("{whose} has {} {sym} certificate(s), not {n}", avail.len()),
+        ));
+    }
+    Ok(avail[..n].to_vec())
+}
+
+/// The shortest written form of `action` that [`resolve`] maps back to exactly `action` in
+/// `game`, and whether the actor must be written (it differs from the entity the game waits
+/// for).
+pub fn to_notation(game: &Game, action: &Action) -> RawAction {
+    let candidates = candidates(game, action);
+    let entity = action.entity();
+    for c in &candidates {
+        if resolve(game, entity, c).as_ref() == Ok(action) {
+            return c.clone();
+        }
+    }
+    // The last candidate is fully explicit.
+    candidates.into_iter().last().unwrap_or(RawAction::Pass)
+}
+
+fn candidates(game: &Game, action: &Action) -> Vec<RawAction> {
+    let title = game.title;
+    let map = title.map;
+    match action {
+        Action::Pass { .. } => vec![RawAction::Pass],
+        Action::Bankrupt { .. } => vec![RawAction::Bankrupt],
+        Action::Program { .. } => vec![RawAction::Program {
+            kind: "share_pass".into(),
+            args: Vec::new(),
+        }],
+        Action::Dividend { kind, .. } => vec![match kind {
+            DividendKind::Payout => RawAction::Payout,
+            DividendKind::Withhold => RawAction::Withhold,
+        }],
+        Action::Bid { target, price, .. } => vec![RawAction::Bid {
+            target: match target {
+                BidTarget::Company(c) => title.company(*c).sym.clone(),
+                BidTarget::Corporation(c) => title.corp(*c).sym.clone(),
+            },
+            price: price.0,
+        }],
+        Action::Par { corp, cell, .. } => {
+            let sym = title.corp(*corp).sym.clone();
+            vec![
+                RawAction::Par {
+                    corp: sym.clone(),
+                    price: cell.price.0,
+                    cell: None,
+                },
+                RawAction::Par {
+                    corp: sym,
+                    price: cell.price.0,
+                    cell: Some((cell.row, cell.column)),
+                },
+            ]
+        }
+        Action::BuyShares {
+            shares, percent, ..
+        }
+        | Action::SellShares {
+            shares, percent, ..
+        } => {
+            let buy = matches!(action, Action::BuyShares { .. });
+            let percent = percent.map(|p| p.0);
+            let explicit: Vec<String> = shares.iter().map(|s| share_text(game, *s)).collect();
+            let mut out = Vec::new();
+            if let Some(first) = shares.first() {
+                if shares.iter().all(|s| s.corp == first.corp) {
+                    let sym = title.corp(first.corp).sym.clone();
+                    let count = (shares.len() > 1).then_some(shares.len() as u8);
+                    for pool in [false, true] {
+                        if !buy && pool {
+                            continue;
+                        }
+                        out.push(if buy {
+                            RawAction::Buy {
+                                count,
+                                what: vec![sym.clone()],
+                                pool,
+                                percent,
+                                price: None,
+                            }
+                        } else {
+                            RawAction::Sell {
+                                count,
+                                what: vec![sym.clone()],
+                                percent,
+                            }
+                        });
+                    }
+                }
+            }
+            out.push(if buy {
+                RawAction::Buy {
+                    count: None,
+                    what: explicit,
+                    pool: false,
+                    percent,
+                    price: None,
+                }
+            } else {
+                RawAction::Sell {
+                    count: None,
+                    what: explicit,
+                    percent,
+                }
+            });
+            out
+        }
+        Action::BuyCompany { company, price, .. } => vec![RawAction::Buy {
+            count: None,
+            what: vec![title.company(*company).sym.clone()],
+            pool: false,
+            percent: None,
+            price: Some(price.0),
+        }],
+        Action::LayTile {
+            hex,
+            tile,
+            rotation,
+            ..
+        } => {
+            let name = map.tile_def(tile.def).name.clone();
+            let o = Orientation::Rotation(rotation.get());
+            vec![
+                RawAction::Lay {
+                    tile: name,
+                    hex: *hex,
+                    orientation: o.clone(),
+                },
+                RawAction::Lay {
+                    tile: map.tile_name(*tile),
+                    hex: *hex,
+                    orientation: o,
+                },
+            ]
+        }
+        Action::PlaceToken {
+            city, slot, cost, ..
+        } => {
+            let mut out = Vec::new();
+            if let Some(idx) = game.board.hex_of_tile(city.tile) {
+                let hex = map.hex_def(idx).id;
+                let def = map.tile_def(city.tile.def);
+                if let Some(k) = def.city_by_part(city.part) {
+                    out.push(RawAction::Token {
+                        at: TokenAt::Hex(hex, None),
+                        slot: *slot,
+                        cost: cost.map(|c| c.0),
+                    });
+                    out.push(RawAction::Token {
+                        at: TokenAt::Hex(hex, Some(k as u8 + 1)),
+                        slot: *slot,
+                        cost: cost.map(|c| c.0),
+                    });
+                }
+            }
+            out.push(RawAction::Token {
+                at: TokenAt::City(format!("{}-{}", map.tile_name(city.tile), city.part)),
+                slot: *slot,
+                cost: cost.map(|c| c.0),
+            });
+            out
+        }
+        Action::RunRoutes { routes, .. } => {
+            let texts = |short: bool| RawAction::Run {
+                routes: routes
+                    .iter()
+                    .map(|r| RouteText {
+                        train: if short {
+                            title.train(r.train.kind).name.clone()
+                        } else {
+                            train_text(game, r.train)
+                        },
+                        connections: r.connections.clone(),
+                        revenue: r.revenue.map(|m| m.0),
+                        nodes: r.nodes.clone(),
+                    })
+                    .collect(),
+            };
+            vec![texts(true), texts(false)]
+        }
+        Action::BuyTrain {
+            train,
+            price,
+            exchange,
+            entity,
+        } => {
+            let from = match game.trains.iter().find(|t| t.id == *train).map(|t| t.owner) {
+                Some(TrainOwner::Pool) => Source::Pool,
+                Some(TrainOwner::Corporation(c)) => Source::Corp(title.corp(c).sym.clone()),
+                _ => Source::Ipo,
+            };
+            let _ = entity;
+            let mut out = Vec::new();
+            for short in [true, false] {
+                let t = if short {
+                    title.train(train.kind).name.clone()
+                } else {
+                    train_text(game, *train)
+                };
+                let x = exchange.map(|x| {
+                    if short {
+                        title.train(x.kind).name.clone()
+                    } else {
+                        train_text(game, x)
+                    }
+                });
+                if short {
+                    out.push(RawAction::Train {
+                        train: t.clone(),
+                        price: None,
+                        from: from.clone(),
+                        exchange: x.clone(),
+                    });
+                }
+                out.push(RawAction::Train {
+                    train: t,
+                    price: Some(price.0),
+                    from: from.clone(),
+                    exchange: x,
+                });
+            }
+            out
+        }
+        Action::DiscardTrain { train, .. } => vec![
+            RawAction::Discard {
+                train: title.train(train.kind).name.clone(),
+            },
+            RawAction::Discard {
+                train: train_text(game, *train),
+            },
+        ],
+    }
+}
+
+/// A failure while replaying a document: a rule broken, a move that means nothing here, a
+/// heading or check that disagrees with the game.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{headline}")]
+pub struct MoveError {
+    /// The file.
+    pub src: LogSource,
+    /// The offending move (or heading, check line).
+    pub span: Span,
+    /// Stable code (`rules::not_your_turn`, `rules::check_failed`, …).
+    pub code: &'static str,
+    /// One line: which move, where.
+    pub headline: String,
+    /// The label: the rule broken.
+    pub label: String,
+    /// Related places.
+    pub related: Vec<(Span, String)>,
+    /// The legal alternatives or a correct example.
+    pub help: Option<String>,
+    /// 1-based move number in the main line (0 for non-moves).
+    pub index: usize,
+    /// The round (`OR 3.1`).
+    pub round: String,
+    /// The actor, if known.
+    pub actor: Option<String>,
+}
+
+impl Diagnostic for MoveError {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.code))
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&self.src)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let primary = LabeledSpan::new_primary_with_span(Some(self.label.clone()), self.span);
+        Some(Box::new(
+            std::iter::once(primary).chain(
+                self.related
+                    .iter()
+                    .map(|(s, l)| LabeledSpan::new_with_span(Some(l.clone()), *s)),
+            ),
+        ))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h.clone()) as Box<dyn fmt::Display>)
+    }
+}
+
+/// Every failure of a replayed game, as one diagnostic.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{} problem(s) in {}", errors.len(), src.name())]
+pub struct GameRejected {
+    /// The file.
+    pub src: LogSource,
+    /// The failures in order.
+    pub errors: Vec<MoveError>,
+}
+
+impl Diagnostic for GameRejected {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.errors
+            .first()
+            .map(|e| Box::new(e.code) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&self.src)
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
+        Some(Box::new(self.errors.iter().map(|e| e as &dyn Diagnostic)))
+    }
+}
+
+/// A correction applied during the replay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AppliedCorrection {
+    /// Where it is written.
+    pub span: Span,
+    /// What it did (`correct cash Ann +50`).
+    pub text: String,
+    /// The round it was applied in.
+    pub round: String,
+}
+
+/// A replayed game: the final state, the moves as an 18xx.games-shaped log (spans into the
+/// notation), and what happened along the way.
+#[derive(Debug, Clone)]
+pub struct Played {
+    /// The game after the main line.
+    pub game: Game,
+    /// The main line's actions (for `--at`, `--trace`, conversion to JSON).
+    pub log: GameLog,
+    /// Every failure (only the first without keep-going).
+    pub errors: Vec<MoveError>,
+    /// Corrections applied, in order.
+    pub corrections: Vec<AppliedCorrection>,
+    /// Settings of programmed actions by 0-based action index (for conversion to JSON).
+    pub programs: BTreeMap<(usize, usize), Vec<(String, String)>>,
+}
+
+/// Sets a game up from its tags.
+///
+/// # Errors
+/// A missing or wrong `Title`/`Players` tag, or a setup the title does not allow.
+pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header), MoveError> {
+    let fail = |span: Span, code: &'static str, label: String, help: &str| MoveError {
+        src: src.clone(),
+        span,
+        code,
+        headline: format!("cannot set the game up: {label}"),
+        label,
+        related: Vec::new(),
+        help: Some(help.to_string()),
+        index: 0,
+        round: String::new(),
+        actor: None,
+    };
+    let Some(title) = text.tag("Title") else {
+        return Err(fail(
+            at,
+            "notation::missing_tag",
+            "no `Title` tag".into(),
+            "every game starts with `[Title \"1836Jr30\"]` and `[Players \"Ann, Bob, Cid\"]`",
+        ));
+    };
+    let Some(players) = text.tag("Players") else {
+        return Err(fail(
+            title.span,
+            "notation::missing_tag",
+            "no `Players` tag".into(),
+            "name the players in seat order: `[Players \"Ann, Bob, Cid\"]`",
+        ));
+    };
+    let names: Vec<String> = split_list(&players.value);
+    let rules = text
+        .tag("Rules")
+        .map(|t| split_list(&t.value))
+        .unwrap_or_default();
+    let ids = text.tag("Ids").map(|t| split_list(&t.value));
+    let game = Game::new(&GameSetup {
+        title: title.value.clone(),
+        players: names.clone(),
+        options: GameOptions {
+            optional_rules: rules.clone(),
+        },
+    })
+    .map_err(|e| {
+        let span = match e {
+            crate::engine::SetupError::UnknownTitle(_) => title.value_span,
+            crate::engine::SetupError::UnknownOptionalRule { .. } => {
+                text.tag("Rules").map_or(at, |t| t.value_span)
+            }
+            _ => players.value_span,
+        };
+        fail(
+            span,
+            "replay::setup",
+            e.to_string(),
+            "see `grammar/README.md` for the tags",
+        )
+    })?;
+    let header = Header {
+        game_id: text.tag("Id").map(|t| t.value.clone()),
+        title: Spanned::new(title.value.clone(), title.value_span),
+        players: names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| LogPlayer {
+                id: ids
+                    .as_ref()
+                    .and_then(|ids| ids.get(i).cloned())
+                    .unwrap_or_else(|| n.clone()),
+                name: n.clone(),
+                span: players.value_span,
+            })
+            .collect(),
+        players_span: players.value_span,
+        optional_rules: rules
+            .into_iter()
+            .map(|r| Spanned::new(r, text.tag("Rules").map_or(at, |t| t.value_span)))
+            .collect(),
+        seed: None,
+        result: None,
+        game_end_reason: None,
+    };
+    Ok((game, header))
+}
+
+fn split_list(s: &str) -> Vec<String> {
+    s.split(',')
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+struct Player<'a> {
+    src: LogSource,
+    keep_going: bool,
+    errors: Vec<MoveError>,
+    corrections: Vec<AppliedCorrection>,
+    actions: Vec<LoggedAction>,
+    programs: BTreeMap<(usize, usize), Vec<(String, String)>>,
+    text: &'a str,
+}
+
+/// Replays one game of a document.
+///
+/// # Errors
+/// The game cannot be set up from its tags.
+pub fn play(
+    name: &str,
+    src: &Arc<str>,
+    text: &GameText,
+    keep_going: bool,
+) -> Result<Played, MoveError> {
+    let source = LogSource::new(name, Arc::clone(src));
+    let (mut game, header) = setup(&source, text, Span::new(0, 0))?;
+    let title = game.title;
+    let mut p = Player {
+        src: source,
+        keep_going,
+        errors: Vec::new(),
+        corrections: Vec::new(),
+        actions: Vec::new(),
+        programs: BTreeMap::new(),
+        text: src,
+    };
+    p.body(&mut game, &text.body, true);
+    let log = GameLog {
+        name: name.to_string(),
+        src: Arc::clone(src),
+        header,
+        title,
+        raw_count: p.actions.len(),
+        actions: p.actions,
+    };
+    Ok(Played {
+        game,
+        log,
+        errors: p.errors,
+        corrections: p.corrections,
+        programs: p.programs,
+    })
+}
+
+impl Player<'_> {
+    fn stopped(&self) -> bool {
+        !self.keep_going && !self.errors.is_empty()
+    }
+
+    fn error(
+        &mut self,
+        game: &Game,
+        span: Span,
+        code: &'static str,
+        label: String,
+        help: Option<String>,
+        actor: Option<String>,
+    ) {
+        let (line, _) = span.line_col(self.text);
+        self.errors.push(MoveError {
+            src: self.src.clone(),
+            span,
+            code,
+            headline: format!(
+                "line {line}: `{}` in {} is rejected",
+                self.text.get(span.offset..span.end()).unwrap_or("?").trim(),
+                game.round_label()
+            ),
+            label,
+            related: Vec::new(),
+            help,
+            index: self.actions.len() + 1,
+            round: game.round_label(),
+            actor,
+        });
+    }
+
+    /// Replays a body; `main` when its moves belong to the main line (kept in the log).
+    fn body(&mut self, game: &mut Game, body: &[Element], main: bool) {
+        let mut before: Option<Game> = None;
+        for (i, e) in body.iter().enumerate() {
+            if self.stopped() {
+                return;
+            }
+            match e {
+                Element::Comment(_) => {}
+                Element::Heading(h) => {
+                    let actual = game.round_label();
+                    let written = h.round.to_string();
+                    if actual != written {
+                        self.error(
+                            game,
+                            h.span,
+                            "rules::wrong_round",
+                            format!("this is {actual}, not {written}"),
+                            Some(format!("write `{actual}` here, or leave the heading out")),
+                            None,
+                        );
+                    }
+                }
+                Element::Check(c) => self.check(game, c),
+                Element::Correction(c) => self.correction(game, c),
+                Element::Variation(v) => {
+                    let Some(start) = before.as_ref() else {
+                        self.error(game, v.span, "notation::variation_without_move", "a variation replaces a move, but none comes before it".into(), Some("write the variation right after the move it replaces: `Ann: pass (Ann: buy Nord)`".into()), None);
+                        continue;
+                    };
+                    let mut alt = start.clone();
+                    let saved = std::mem::take(&mut self.actions);
+                    self.body(&mut alt, &v.body, false);
+                    self.actions = saved;
+                }
+                Element::Move(m) => {
+                    let next_is_variation = matches!(body.get(i + 1), Some(Element::Variation(_)));
+                    let snapshot = next_is_variation.then(|| game.clone());
+                    let moved = self.play_move(game, m, main);
+                    if next_is_variation {
+                        before = snapshot;
+                    } else if moved {
+                        before = None;
+                    }
+                }
+            }
+        }
+    }
+
+    fn play_move(&mut self, game: &mut Game, m: &Move, main: bool) -> bool {
+        let entity = match &m.actor {
+            Some(name) => match entity_by_name(game, &name.text) {
+                Ok(e) => e,
+                Err(u) => {
+                    self.error(
+                        game,
+                        name.span,
+                        u.code,
+                        u.message,
+                        u.help,
+                        Some(name.text.clone()),
+                    );
+                    return false;
+                }
+            },
+            None => match game.acting_entity() {
+                Some(e) => e,
+                None => {
+                    let label = if game.finished {
+                        "the game is over".to_string()
+                    } else {
+                        "nobody is to act".to_string()
+                    };
+                    self.error(game, m.span, "rules::game_over", label, None, None);
+                    return false;
+                }
+            },
+        };
+        let actor = game.entity_name(entity);
+        let action = match resolve(game, entity, &m.action) {
+            Ok(a) => a,
+            Err(u) => {
+                self.error(game, m.action_span, u.code, u.message, u.help, Some(actor));
+                return false;
+            }
+        };
+        if let Err(v) = game.process(&action) {
+            let help = self.help_for(game, &action, &v);
+            self.error(game, m.span, v.code(), v.to_string(), help, Some(actor));
+            return false;
+        }
+        if main {
+            let type_name = match &m.action {
+                RawAction::Program { kind, .. } => format!("program_{kind}"),
+                _ => action.type_name().to_string(),
+            };
+            if m.auto {
+                let n = self.actions.len();
+                if let Some(parent) = self.actions.last_mut() {
+                    if let RawAction::Program { args, .. } = &m.action {
+                        self.programs
+                            .insert((n - 1, parent.auto_actions.len() + 1), args.clone());
+                    }
+                    parent.auto_actions.push(AutoAction {
+                        type_name,
+                        span: m.span,
+                        action,
+                    });
+                    return true;
+                }
+            }
+            let n = self.actions.len();
+            if let RawAction::Program { args, .. } = &m.action {
+                self.programs.insert((n, 0), args.clone());
+            }
+            self.actions.push(LoggedAction {
+                raw_index: n,
+                action_id: n as i64 + 1,
+                type_name,
+                span: m.span,
+                action,
+                auto_actions: Vec::new(),
+            });
+        }
+        true
+    }
+
+    fn help_for(&self, game: &Game, action: &Action, v: &RuleViolation) -> Option<String> {
+        if let RuleViolation::NotYourTurn { .. } = v {
+            let who = game.acting_entity()?;
+            return Some(format!(
+                "the game waits for {0}: write `{0}: …`",
+                notation::name(&game.entity_name(who))
+            ));
+        }
+        if let Action::LayTile {
+            hex, tile, entity, ..
+        } = action
+        {
+            let map = game.title.map;
+            let idx = map.hex_index(*hex)?;
+            let legal = game
+                .board
+                .legal_rotations(map, idx, *tile, corp_of(*entity));
+            let name = &map.tile_def(tile.def).name;
+            let opts: Vec<String> = (0..6u8)
+                .filter(|r| legal & (1 << r) != 0)
+                .take(8)
+                .map(|r| format!("`{name} {hex} r{r}`"))
+                .collect();
+            return Some(if opts.is_empty() {
+                format!("tile {name} fits no rotation on {hex}")
+            } else {
+                format!("legal here: {}", opts.join(", "))
+            });
+        }
+        None
+    }
+
+    fn check(&mut self, game: &Game, c: &Check) {
+        for e in &c.entries {
+            let actual = match (&e.what, e.who.text.as_str()) {
+                (CheckValue::Cash(_), "bank") => Ok(game.bank.0),
+                (CheckValue::Cash(_), who) => match entity_by_name(game, who) {
+                    Ok(Entity::Player(p)) => Ok(game.player(p).cash.0),
+                    Ok(Entity::Corporation(k)) => Ok(game.corp(k).cash.0),
+                    Ok(Entity::Company(_)) => {
+                        Err(unresolved("rules::unknown_entity", "a private has no cash"))
+                    }
+                    Err(u) => Err(u),
+                },
+                (CheckValue::Holding(corp_sym, _), who) => {
+                    match (entity_by_name(game, who), corp(game, corp_sym)) {
+                        (Ok(Entity::Player(p)), Ok(k)) => Ok(i64::from(game.percent_held(p, k))),
+                        (Err(u), _) | (_, Err(u)) => Err(u),
+                        _ => Err(unresolved(
+                            "rules::unknown_entity",
+                            "only players' holdings can be checked",
+                        )),
+                    }
+                }
+            };
+            let recorded = match &e.what {
+                CheckValue::Cash(n) => *n,
+                CheckValue::Holding(_, p) => i64::from(*p),
+            };
+            let unit = if matches!(e.what, CheckValue::Holding(..)) {
+                "%"
+            } else {
+                ""
+            };
+            match actual {
+                Ok(a) if a == recorded => {}
+                Ok(a) => self.error(
+                    game,
+                    e.span,
+                    "rules::check_failed",
+                    format!("recorded {recorded}{unit}, the rules give {a}{unit}"),
+                    Some(format!(
+                        "write `= {} {}`",
+                        notation::name(&e.who.text),
+                        match &e.what {
+                            CheckValue::Cash(_) => a.to_string(),
+                            CheckValue::Holding(c, _) => format!("{c} {a}%"),
+                        }
+                    )),
+                    None,
+                ),
+                Err(u) => self.error(game, e.who.span, u.code, u.message, u.help, None),
+            }
+        }
+    }
+
+    fn correction(&mut self, game: &mut Game, c: &Correction) {
+        match &c.kind {
+            CorrectionKind::Cash { who, amount } => {
+                let target = entity_by_name(game, &who.text);
+                match target {
+                    Ok(Entity::Player(p)) => game.players[p.0 as usize].cash += Money(*amount),
+                    Ok(Entity::Corporation(k)) => game.corps[k.0 as usize].cash += Money(*amount),
+                    Ok(Entity::Company(_)) => {
+                        self.error(
+                            game,
+                            who.span,
+                            "rules::unknown_entity",
+                            "a private has no cash".into(),
+                            None,
+                            None,
+                        );
+                        return;
+                    }
+                    Err(u) => {
+                        self.error(game, who.span, u.code, u.message, u.help, None);
+                        return;
+                    }
+                }
+                game.bank -= Money(*amount);
+                self.corrections.push(AppliedCorrection {
+                    span: c.span,
+                    text: format!("correct cash {} {amount:+}", notation::name(&who.text)),
+                    round: game.round_label(),
+                });
+            }
+        }
+    }
+}
+
+/// A converted document's companion: the ids of players by name (`[Ids "949, 2225"]`).
+pub fn player_ids(log: &GameLog) -> BTreeMap<PlayerId, String> {
+    log.header
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (PlayerId(i as u8), p.id.clone()))
+        .collect()
+}
+
+/// Writes one move for `action` (the actor when `with_actor`).
+pub fn move_for(game: &Game, action: &Action, with_actor: bool, auto: bool) -> Move {
+    let actor = with_actor.then(|| Name::new(game.entity_name(action.entity())));
+    Move {
+        auto,
+        actor,
+        action: to_notation(game, action),
+        annotation: None,
+        span: Span::default(),
+        action_span: Span::default(),
+    }
+}

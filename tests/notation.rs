@@ -1,0 +1,128 @@
+//! The railnote notation end to end: fixtures converted both ways and replayed to the same
+//! per-action states, fmt idempotence, samples, and rendered diagnostics.
+
+use std::ops::ControlFlow;
+use std::sync::Arc;
+
+use railnote::notation::{parse, write};
+use railnote::output::Snapshot;
+use railnote::replay::notation::{play, GameRejected};
+use railnote::replay::Replay;
+
+use crate::common::{fixtures, render, shared_dir};
+
+fn snapshots(log: &railnote::log::GameLog) -> Vec<serde_json::Value> {
+    let mut out = Vec::new();
+    let mut r = Replay::new(log).unwrap();
+    r.run_with(|step, game| {
+        let mut s = serde_json::to_value(Snapshot::after(game, log, step)).unwrap();
+        s["action_id"] = serde_json::Value::Null;
+        out.push(s);
+        ControlFlow::Continue(())
+    })
+    .unwrap();
+    out
+}
+
+#[test]
+fn fixtures_convert_both_ways_losslessly() {
+    let Some(shared) = shared_dir() else {
+        eprintln!("skipped: shared fixtures not found");
+        return;
+    };
+    for path in fixtures(&shared, "1836Jr30") {
+        let name = path.display().to_string();
+        let json = std::fs::read_to_string(&path).unwrap();
+        let log = railnote::log::read(&name, &json).unwrap();
+        let doc = railnote::convert::to_notation(&log).unwrap();
+        let text = write(&doc);
+        assert!(
+            text.len() * 100 <= json.len() * 15,
+            "{name}: {} of {} bytes",
+            text.len(),
+            json.len()
+        );
+        // fmt is idempotent.
+        let reparsed = parse("c.rn", &text).unwrap();
+        assert_eq!(write(&reparsed), text);
+        // Notation replays to the same per-action states as the JSON.
+        let src: Arc<str> = Arc::from(text.as_str());
+        let played = play("c.rn", &src, &reparsed.games[0], false).unwrap();
+        assert!(
+            played.errors.is_empty(),
+            "{name}: {:?}",
+            played.errors.first()
+        );
+        assert_eq!(snapshots(&log), snapshots(&played.log), "{name}");
+        // And back to JSON, replayed again.
+        let back = railnote::convert::to_json(&played).to_string();
+        let log2 = railnote::log::read("back.json", &back).unwrap();
+        assert_eq!(snapshots(&log), snapshots(&log2), "{name}");
+        let header: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let again: serde_json::Value = serde_json::from_str(&back).unwrap();
+        assert_eq!(header["result"], again["result"], "{name}");
+        assert_eq!(
+            header["game_end_reason"], again["game_end_reason"],
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn samples_replay() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rn"))
+        .collect();
+    paths.sort();
+    for path in &paths {
+        let src = std::fs::read_to_string(path).unwrap();
+        let doc = parse("sample.rn", &src).unwrap();
+        assert_eq!(write(&parse("s.rn", &write(&doc)).unwrap()), write(&doc));
+        let shared: Arc<str> = Arc::from(src.as_str());
+        let played = play("sample.rn", &shared, &doc.games[0], true).unwrap();
+        assert!(played.errors.is_empty(), "{:?}", played.errors);
+        let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+        let report = railnote::output::ScoreReport::new(&played.game, &played.log);
+        insta::assert_snapshot!(stem, format!("{}\n{report}", played.game.round_label()));
+    }
+}
+
+fn rejected(src: &str) -> String {
+    match parse("game.rn", src) {
+        Err(e) => render(&e),
+        Ok(doc) => {
+            let shared: Arc<str> = Arc::from(src);
+            match play("game.rn", &shared, &doc.games[0], true) {
+                Err(e) => render(&e),
+                Ok(p) => render(&GameRejected {
+                    src: p.errors[0].src.clone(),
+                    errors: p.errors,
+                }),
+            }
+        }
+    }
+}
+
+const HEAD: &str = "[Title \"1836Jr30\"]\n[Players \"Ann, Bob, Cid\"]\n\n";
+
+#[test]
+fn diagnostic_syntax_errors_are_all_reported() {
+    insta::assert_snapshot!(rejected(&format!(
+        "{HEAD}Ann: bdi CFL 45\nBob: bid CFL lots\nCid: 57 E7 r9, tok E11/0\n{{never closed"
+    )));
+}
+
+#[test]
+fn diagnostic_rules() {
+    insta::assert_snapshot!(rejected(&format!(
+        "{HEAD}PR\nBob: bid CFL 165\nAnn: bid NOPE 20\nSR 1\n= Ann 999\nAnn: bid CFLV 225\n"
+    )));
+}
+
+#[test]
+fn diagnostic_missing_tags() {
+    insta::assert_snapshot!(rejected("Ann: pass\n"));
+}
