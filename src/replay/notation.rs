@@ -95,7 +95,8 @@ fn share_id(game: &Game, text: &str) -> Result<ShareId, Unresolved> {
         .and_then(|(c, i)| {
             let corp = game.title.corp_by_sym(c)?;
             let index: u8 = i.parse().ok()?;
-            ((index as usize) < game.title.shares.len()).then_some(ShareId { corp, index })
+            ((index as usize) < game.title.share_sizes(corp).len())
+                .then_some(ShareId { corp, index })
         })
         .ok_or_else(|| {
             unresolved("rules::unknown_share", format!("no certificate `{text}`"))
@@ -976,6 +977,7 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
     let game = Game::new(&GameSetup {
         title: title.value.clone(),
         players: names.clone(),
+        seed: text.tag("Seed").and_then(|t| t.value.trim().parse().ok()),
         options: GameOptions {
             optional_rules: rules.clone(),
         },
