@@ -19,3 +19,4 @@ mod cli;
 /// The railnote notation: fixture round trips (JSON → notation → JSON), fmt idempotence,
 /// samples, and a snapshot of every diagnostic kind.
 mod notation;
+mod notation_props;
