@@ -40,6 +40,20 @@ fn replay_fixtures(c: &mut Criterion) {
                 })
             });
         }
+        // The same game written in the notation: read + resolve + replay.
+        if let Ok(log) = railnote::log::read(&name, &src) {
+            if let Ok(doc) = railnote::convert::to_notation(&log) {
+                let text: std::sync::Arc<str> = railnote::notation::write(&doc).into();
+                c.bench_function(&format!("notation-read+replay/{name}"), |b| {
+                    b.iter(|| {
+                        let doc = railnote::notation::parse("bench.rn", black_box(&text)).ok()?;
+                        let played =
+                            railnote::replay::notation::play("bench.rn", &text, &doc.games[0], false).ok()?;
+                        Some(played.errors.is_empty())
+                    })
+                });
+            }
+        }
         c.bench_function(&format!("import+replay/{name}"), |b| {
             b.iter(|| {
                 let log = railnote::log::read(&name, black_box(&src)).ok()?;
