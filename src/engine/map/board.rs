@@ -303,13 +303,14 @@ impl Board {
                 tile: map.tile_name(req.tile),
             });
         }
-        if !req.phase_colours.contains(&new.colour) {
+        // The Irish Mail's own tile list bypasses the phase's colours.
+        let irish_mail = self.red_on_blue(map, old, new, !req.check_connectivity);
+        if !irish_mail && !req.phase_colours.contains(&new.colour) {
             return Err(TrackError::ColourNotYetAvailable {
                 colour: new.colour.name(),
             });
         }
         let rot = req.rotation.get();
-        let irish_mail = self.red_on_blue(map, old, new, !req.check_connectivity);
         if let Some(fault) = upgrade_fault(old, st.rotation, new, rot).filter(|_| !irish_mail) {
             return Err(TrackError::NotAnUpgrade {
                 from: map.tile_name(st.tile),
