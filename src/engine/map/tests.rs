@@ -985,6 +985,10 @@ fn irl_routes(shared: &std::path::Path, fixture: &str) -> Option<IrlRoutes> {
                     .find(|c| c["id"] == target)
                     .is_some_and(|c| c["type"] == "minor");
                 if is_minor {
+                    // A new proposal (after a vote or a pass) starts a new list.
+                    if prev["type"] != "merge" {
+                        merging.clear();
+                    }
                     merging.push(target.to_string());
                 } else {
                     for b in bonuses.iter_mut() {
@@ -992,12 +996,6 @@ fn irl_routes(shared: &std::path::Path, fixture: &str) -> Option<IrlRoutes> {
                             b.0 = target.to_string();
                         }
                     }
-                    merging.clear();
-                }
-            }
-            Some("pass") | Some("choose") => {
-                // A failed vote or a new proposal: the proposal restarts with the next merge.
-                if line["round"] != "Merger Round" || action["type"] == "pass" {
                     merging.clear();
                 }
             }
