@@ -3,7 +3,10 @@
 
 use super::data::{Colour, HexIdx, MapData, NodeKind, TileDef};
 use super::graph::Reach;
-use super::tile::{rotation_keeps_old, upgrade_fault, UpgradeFault};
+use super::tile::{
+    city_town_edges, paths_maintained, rotation_keeps_old, upgrade_fault, uses_broad_rules,
+    UpgradeFault,
+};
 use crate::ids::{CityRef, CorpId, HexId, Money, Rotation, TileId};
 
 /// Most cities on one tile (18Ireland Dublin has three).
@@ -26,6 +29,9 @@ pub(crate) struct HexState {
     pub(crate) reserved: [Slots; MAX_CITIES],
     /// Tile-level reservations (bit per corporation), e.g. NBDS on the OO hex E11.
     pub(crate) tile_reserved: u32,
+    /// Edges linked by a lay on an impassable hex (18Ireland Irish Mail), bit per edge, on
+    /// both sides of the link.
+    pub(crate) links: u8,
 }
 
 /// Where a corporation's token stands: hex and city index on the current tile.
@@ -170,6 +176,7 @@ impl Board {
                 tokens: [[None; MAX_SLOTS]; MAX_CITIES],
                 reserved: [[None; MAX_SLOTS]; MAX_CITIES],
                 tile_reserved: 0,
+                links: 0,
             })
             .collect();
         let supply = map
@@ -237,6 +244,18 @@ impl Board {
             })
     }
 
+    /// The hex across edge `edge` of `hex` that track can reach now: the map's links plus
+    /// those opened by lays on impassable hexes.
+    pub fn neighbour(&self, map: &MapData, hex: HexIdx, edge: u8) -> Option<HexIdx> {
+        let e = usize::from(edge % 6);
+        let hd = map.hex_def(hex);
+        hd.neighbours[e].or_else(|| {
+            (self.hexes[hex.get()].links & (1 << e) != 0)
+                .then_some(hd.all_neighbours[e])
+                .flatten()
+        })
+    }
+
     /// The tile and rotation on a hex.
     pub fn tile_at(&self, hex: HexIdx) -> (TileId, Rotation) {
         let h = &self.hexes[hex.get()];
@@ -284,13 +303,15 @@ impl Board {
                 tile: map.tile_name(req.tile),
             });
         }
-        if !req.phase_colours.contains(&new.colour) {
+        // The Irish Mail's own tile list bypasses the phase's colours.
+        let irish_mail = self.red_on_blue(map, old, new, !req.check_connectivity);
+        if !irish_mail && !req.phase_colours.contains(&new.colour) {
             return Err(TrackError::ColourNotYetAvailable {
                 colour: new.colour.name(),
             });
         }
         let rot = req.rotation.get();
-        if let Some(fault) = upgrade_fault(old, st.rotation, new, rot) {
+        if let Some(fault) = upgrade_fault(old, st.rotation, new, rot).filter(|_| !irish_mail) {
             return Err(TrackError::NotAnUpgrade {
                 from: map.tile_name(st.tile),
                 to: map.tile_name(req.tile),
@@ -300,12 +321,12 @@ impl Board {
         let reach = req
             .check_connectivity
             .then(|| Reach::compute(map, self, req.corp));
-        let legal = self.legal_rotations_with(map, hex, req.tile, reach.as_ref());
+        let legal = self.legal_rotations_with(map, hex, req.tile, reach.as_ref(), irish_mail);
         if legal & (1 << rot) == 0 {
             // Distinguish "no rotation touches the network" from a bad rotation.
             if let Some(r) = &reach {
-                let geometric = self.legal_rotations_with(map, hex, req.tile, None);
-                if geometric & (1 << rot) != 0 && r.edges[hex.get()] & new.exits(rot) == 0 {
+                let geometric = self.legal_rotations_with(map, hex, req.tile, None, irish_mail);
+                if geometric & (1 << rot) != 0 && r.any_edges(hex.get()) & new.exits(rot) == 0 {
                     return Err(TrackError::NotConnected { hex: req.hex });
                 }
             }
@@ -316,10 +337,22 @@ impl Board {
                 legal: (0..6).filter(|r| legal & (1 << r) != 0).collect(),
             });
         }
+        // 18Ireland: no terrain when the new tile has only narrow track.
+        let cost = if map.rules.narrow_lay_free && new.narrow_only() {
+            0
+        } else {
+            old.upgrade_cost
+        };
         Ok(LayOutcome {
-            cost: Money(old.upgrade_cost),
+            cost: Money(cost),
             upgrade: old.colour != Colour::White,
         })
+    }
+
+    /// 18Ireland Irish Mail: a special lay may put a red tile on a blue hex, whatever the
+    /// other upgrade rules say.
+    fn red_on_blue(&self, map: &MapData, old: &TileDef, new: &TileDef, special: bool) -> bool {
+        map.rules.red_on_blue && special && old.colour == Colour::Blue && new.colour == Colour::Red
     }
 
     /// Rotations (bit per rotation) at which `tile` may replace the tile on `hex`, with the
@@ -332,7 +365,7 @@ impl Board {
         corp: Option<CorpId>,
     ) -> u8 {
         let reach = corp.map(|c| Reach::compute(map, self, c));
-        self.legal_rotations_with(map, hex, tile, reach.as_ref())
+        self.legal_rotations_with(map, hex, tile, reach.as_ref(), false)
     }
 
     fn legal_rotations_with(
@@ -341,13 +374,16 @@ impl Board {
         hex: HexIdx,
         tile: TileId,
         reach: Option<&Reach>,
+        irish_mail: bool,
     ) -> u8 {
+        if map.rules.gauges {
+            return self.gauge_rotations(map, hex, tile, reach, irish_mail);
+        }
         let st = &self.hexes[hex.get()];
         let old = map.tile_def(st.tile.def);
         let new = map.tile_def(tile.def);
-        let hd = map.hex_def(hex);
         let linked = (0..6u8)
-            .filter(|&e| hd.neighbours[usize::from(e)].is_some())
+            .filter(|&e| self.neighbour(map, hex, e).is_some())
             .fold(0u8, |m, e| m | 1 << e);
         let reachable = reach.map_or(linked, |r| r.edges[hex.get()]);
         let mut out = 0u8;
@@ -365,6 +401,86 @@ impl Board {
             out |= 1 << r;
         }
         out
+    }
+
+    /// 18Ireland rotation checks (reference `legal_tile_rotation?` of the title and of its
+    /// narrow-track steps): connection through the broad network, or through the narrow
+    /// network for a narrow lay; exits on linked edges, one of them reached; old track kept;
+    /// no unexplained new city; exits match the neighbours' gauge.
+    fn gauge_rotations(
+        &self,
+        map: &MapData,
+        hex: HexIdx,
+        tile: TileId,
+        reach: Option<&Reach>,
+        irish_mail: bool,
+    ) -> u8 {
+        let st = &self.hexes[hex.get()];
+        let old = map.tile_def(st.tile.def);
+        let new = map.tile_def(tile.def);
+        let linked = (0..6u8)
+            .filter(|&e| self.neighbour(map, hex, e).is_some())
+            .fold(0u8, |m, e| m | 1 << e);
+        let h = hex.get();
+        let mut out = 0u8;
+        for r in 0..6u8 {
+            if let Some(reach) = reach {
+                let connected = if uses_broad_rules(old, st.rotation, new, r) {
+                    reach.edges[h] != 0
+                } else {
+                    reach.any_edges(h) != 0
+                };
+                if !connected {
+                    continue;
+                }
+            }
+            let reachable = reach.map_or(linked, |x| x.any_edges(h));
+            let exits = new.exits(r);
+            if exits & !linked != 0 || exits & reachable == 0 {
+                continue;
+            }
+            if !irish_mail && upgrade_fault(old, st.rotation, new, r).is_some() {
+                continue;
+            }
+            if !paths_maintained(old, st.rotation, new, r) {
+                continue;
+            }
+            let old_ct = city_town_edges(old, st.rotation);
+            let new_ct = city_town_edges(new, r);
+            let added = new_ct.len().saturating_sub(old_ct.len());
+            let unrelated = new_ct
+                .iter()
+                .filter(|&&n| old_ct.iter().all(|&o| n & o == 0))
+                .count();
+            if unrelated > added {
+                continue;
+            }
+            if !self.exit_gauges_match(map, hex, new, r) {
+                continue;
+            }
+            out |= 1 << r;
+        }
+        out
+    }
+
+    /// Each exit's first path has a gauge compatible with the first path of the neighbour's
+    /// tile on the facing edge, if there is one.
+    fn exit_gauges_match(&self, map: &MapData, hex: HexIdx, new: &TileDef, rot: u8) -> bool {
+        (0..6u8).all(|e| {
+            let Some(mine) = new.paths.iter().find(|p| p.edges(rot).any(|x| x == e)) else {
+                return true;
+            };
+            let Some(nb) = self.neighbour(map, hex, e) else {
+                return true;
+            };
+            let nst = &self.hexes[nb.get()];
+            let facing = (e + 3) % 6;
+            map.tile_def(nst.tile.def)
+                .paths
+                .iter()
+                .find(|p| p.edges(nst.rotation).any(|x| x == facing))
+                .is_none_or(|theirs| mine.gauge.fits(theirs.gauge))
+        })
     }
 
     /// Lay a tile without checks (the caller checked, or replays leniently). The covered tile
@@ -416,6 +532,19 @@ impl Board {
             *slot = target;
             if let Some(t) = target {
                 used.push(t);
+            }
+        }
+        // Reference tracker: a lay on an impassable hex links its new exits both ways.
+        if old.colour.is_impassable() {
+            let hd = map.hex_def(hex);
+            for e in 0..6u8 {
+                if new.exits(nr) & (1 << e) == 0 || hd.impassable & (1 << e) != 0 {
+                    continue;
+                }
+                if let Some(n) = hd.all_neighbours[usize::from(e)] {
+                    self.hexes[hex.get()].links |= 1 << e;
+                    self.hexes[n.get()].links |= 1 << ((e + 3) % 6);
+                }
             }
         }
         let st = &mut self.hexes[hex.get()];

@@ -6,8 +6,9 @@
 //! indices stay comparable with log ids), `nodes` (`part`, `kind` city/town/offboard, `revenue`
 //! as a number or a `{colour: value}` map, `slots`, `groups`, `route`), `paths` (`a`/`b` as `eN`
 //! for edge N or `nK` for the K-th node, optional `track` gauge and `terminal`), `label`,
-//! `upgrade_cost`, `terrain`. Per hex: `coord`, `tile` (preprinted tile name), `copy`,
-//! `location`, `borders` (`edge`, `kind`).
+//! `upgrade_cost`, `terrain`, `junction`. Per hex: `coord`, `tile` (preprinted tile name),
+//! `copy`, `location`, `borders` (`edge`, `kind`), `icons`. Top level: `title`, `layout`,
+//! optional `rules` ([`MapRules`]).
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -327,6 +328,10 @@ pub struct TileDef {
     /// Terrain types of that cost.
     #[serde(default)]
     pub terrain: Vec<String>,
+    /// The reference code has a junction joining all its edges; the data lists it as one
+    /// edge-to-edge path per pair of edges (18Ireland gray `60`).
+    #[serde(default)]
+    pub junction: bool,
     /// Node indices of the cities, in order (the reference's `tile.cities`).
     #[serde(skip)]
     pub cities: Vec<u8>,
@@ -349,6 +354,20 @@ impl TileDef {
             .iter()
             .flat_map(|p| p.edges(rotation))
             .fold(0, |m, e| m | 1 << e)
+    }
+
+    /// Whether every path is narrow gauge (vacuously true without paths), the reference's
+    /// "tile has only narrow track" test for 18Ireland's terrain waiver.
+    pub fn narrow_only(&self) -> bool {
+        self.paths.iter().all(|p| p.gauge == Gauge::Narrow)
+    }
+
+    /// Whether every path touching node `node` is narrow gauge (18Ireland narrow bonus).
+    pub fn node_narrow_only(&self, node: u8) -> bool {
+        self.paths
+            .iter()
+            .filter(|p| p.nodes().any(|n| n == node))
+            .all(|p| p.gauge == Gauge::Narrow)
     }
 
     /// Rotated exits of the paths touching node `node`.
@@ -376,12 +395,33 @@ struct RawHex {
     location: Option<String>,
     #[serde(default)]
     borders: Vec<RawBorder>,
+    #[serde(default)]
+    icons: Vec<String>,
+}
+
+/// Title rules that change how the map checks lays and runs routes. All off for 1836Jr30.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+pub struct MapRules {
+    /// Track has gauges (18Ireland): the corporation's graph, trains and token reach use broad
+    /// track only; narrow lays may connect through the narrow network; tile exits must match
+    /// the neighbours' gauge.
+    #[serde(default)]
+    pub gauges: bool,
+    /// No terrain cost when the new tile has only narrow track (18Ireland).
+    #[serde(default)]
+    pub narrow_lay_free: bool,
+    /// A special lay (one that skips the connectivity check) may put a red tile on a blue
+    /// hex (18Ireland Irish Mail).
+    #[serde(default)]
+    pub red_on_blue: bool,
 }
 
 #[derive(Debug, Deserialize)]
 struct RawMap {
     title: String,
     layout: Layout,
+    #[serde(default)]
+    rules: MapRules,
     tiles: Vec<TileDef>,
     hexes: Vec<RawHex>,
 }
@@ -397,6 +437,8 @@ pub struct HexDef {
     pub location: Option<String>,
     /// Edges with an impassable border (bit per edge).
     pub impassable: u8,
+    /// Icons printed on the hex that stay through upgrades (`port` in 18Ireland).
+    pub icons: Vec<String>,
     /// Geometric neighbour across each edge (ignoring walls).
     pub all_neighbours: [Option<HexIdx>; 6],
     /// Neighbour across each edge that track can reach at the start of the game: no
@@ -422,6 +464,8 @@ pub struct MapData {
     pub title: String,
     /// Hex layout.
     pub layout: Layout,
+    /// Title rules for lays and routes.
+    pub rules: MapRules,
     /// Tile definitions, manifest first, then preprinted tiles.
     pub tiles: Vec<TileDef>,
     /// Hexes, in data-file order.
@@ -482,6 +526,7 @@ impl MapData {
                 tile: TileId { def, copy: h.copy },
                 location: h.location.clone(),
                 impassable,
+                icons: h.icons.clone(),
                 all_neighbours: [None; 6],
                 neighbours: [None; 6],
             });
@@ -510,6 +555,7 @@ impl MapData {
         Ok(MapData {
             title: raw.title,
             layout: raw.layout,
+            rules: raw.rules,
             tiles,
             hexes,
             by_coord,
@@ -588,5 +634,15 @@ pub fn jr30() -> &'static MapData {
         // The file is part of the crate and checked by tests; a broken file is a build bug.
         MapData::from_json(include_str!("../../../data/1836jr30/map.json"))
             .unwrap_or_else(|e| panic!("built-in 1836Jr30 map data: {e}"))
+    })
+}
+
+/// The 18Ireland map.
+pub fn ireland() -> &'static MapData {
+    static DATA: OnceLock<MapData> = OnceLock::new();
+    DATA.get_or_init(|| {
+        // The file is part of the crate and checked by tests; a broken file is a build bug.
+        MapData::from_json(include_str!("../../../data/18ireland/map.json"))
+            .unwrap_or_else(|e| panic!("built-in 18Ireland map data: {e}"))
     })
 }

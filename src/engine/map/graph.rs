@@ -6,7 +6,7 @@
 //! edge, which needs two tiles with shared-edge junctions facing each other in a loop.
 
 use super::board::{Board, MAX_CITIES};
-use super::data::{End, HexIdx, MapData, RouteUse};
+use super::data::{End, Gauge, HexIdx, MapData, PathDef, RouteUse};
 use crate::ids::CorpId;
 
 /// Reach of one corporation's network.
@@ -22,6 +22,9 @@ pub(crate) struct Reach {
     pub(crate) paths: Vec<u32>,
     /// From one station at least two mandatory revenue nodes are connected.
     pub(crate) route_available: bool,
+    /// Per hex, edges of the narrow network hanging off the reached nodes (only with gauge
+    /// rules; empty otherwise).
+    pub(crate) narrow: Vec<u8>,
 }
 
 #[derive(Clone, Copy)]
@@ -39,6 +42,7 @@ impl Reach {
             path_nodes: vec![0; n],
             paths: vec![0; n],
             route_available: false,
+            narrow: Vec::new(),
         };
         let mut tokens: Vec<(u16, u8)> = Vec::new();
         for (h, st) in board.hexes.iter().enumerate() {
@@ -47,15 +51,16 @@ impl Reach {
                 if st.tokens[ci].contains(&Some(corp)) {
                     tokens.push((h as u16, node));
                     r.nodes[h] |= 1 << node;
-                    let hd = &map.hexes[h];
                     for e in 0..6 {
-                        if hd.neighbours[e].is_some() {
+                        if board.neighbour(map, HexIdx(h as u16), e).is_some() {
                             r.edges[h] |= 1 << e;
                         }
                     }
                 }
             }
         }
+        // 18Ireland: the corporation's graph ignores narrow track.
+        let narrow_skipped = |p: &PathDef| map.rules.gauges && p.gauge == Gauge::Narrow;
         let mut visited_nodes = vec![0u8; n];
         let mut visited_paths = vec![0u32; n];
         let mut local = vec![0u8; n];
@@ -82,7 +87,7 @@ impl Reach {
                         visited_nodes[hu] |= 1 << node;
                         let t = board.tile_def(map, HexIdx(h));
                         for (pi, p) in t.paths.iter().enumerate() {
-                            if p.nodes().any(|m| m == node) {
+                            if p.nodes().any(|m| m == node) && !narrow_skipped(p) {
                                 stack.push(Item::Path(h, pi as u8, None));
                             }
                         }
@@ -96,7 +101,6 @@ impl Reach {
                         let st = &board.hexes[hu];
                         let t = map.tile_def(st.tile.def);
                         let p = &t.paths[usize::from(pi)];
-                        let hd = &map.hexes[hu];
                         if r.paths[hu] & (1 << pi) == 0 {
                             r.paths[hu] |= 1 << pi;
                             for m in p.nodes() {
@@ -113,7 +117,7 @@ impl Reach {
                             }
                             for e in p.edges(st.rotation) {
                                 r.edges[hu] |= 1 << e;
-                                if let Some(nb) = hd.neighbours[usize::from(e)] {
+                                if let Some(nb) = board.neighbour(map, HexIdx(h), e) {
                                     r.edges[nb.get()] |= 1 << ((e + 3) % 6);
                                 }
                             }
@@ -129,7 +133,7 @@ impl Reach {
                             if Some(e) == skip {
                                 continue;
                             }
-                            let Some(nb) = hd.neighbours[usize::from(e)] else {
+                            let Some(nb) = board.neighbour(map, HexIdx(h), e) else {
                                 continue;
                             };
                             let facing = (e + 3) % 6;
@@ -140,7 +144,7 @@ impl Reach {
                                     .ends()
                                     .iter()
                                     .any(|&x| x.rotated(nst.rotation) == End::Edge(facing));
-                                if touches && p.gauge.joins(q.gauge) {
+                                if touches && p.gauge.joins(q.gauge) && !narrow_skipped(q) {
                                     stack.push(Item::Path(nb.0, qi as u8, Some(facing)));
                                 }
                             }
@@ -152,6 +156,85 @@ impl Reach {
                 r.route_available = true;
             }
         }
+        if map.rules.gauges {
+            r.narrow = narrow_edges(map, board, &r);
+        }
         r
     }
+
+    /// Edges (bit per edge) of `hex` where the corporation may connect: broad network, plus
+    /// the narrow network under gauge rules.
+    pub(crate) fn any_edges(&self, hex: usize) -> u8 {
+        self.edges[hex] | self.narrow.get(hex).copied().unwrap_or(0)
+    }
+}
+
+/// 18Ireland narrow network (reference `compute_narrow`): from every node the corporation's
+/// broad graph reaches, walk over non-broad track (tokens never block it) and collect, per hex,
+/// the edges of the walked paths and the facing edges of their neighbours.
+pub(crate) fn narrow_edges(map: &MapData, board: &Board, reach: &Reach) -> Vec<u8> {
+    let n = board.hexes.len();
+    let mut edges = vec![0u8; n];
+    let mut seen_paths = vec![0u32; n];
+    let mut seen_nodes = vec![0u8; n];
+    let mut stack: Vec<Item> = Vec::new();
+    for (h, &mask) in reach.nodes.iter().enumerate() {
+        for node in 0..8u8 {
+            if mask & (1 << node) != 0 {
+                stack.push(Item::Node(h as u16, node));
+            }
+        }
+    }
+    while let Some(item) = stack.pop() {
+        match item {
+            Item::Node(h, node) => {
+                let hu = usize::from(h);
+                if seen_nodes[hu] & (1 << node) != 0 {
+                    continue;
+                }
+                seen_nodes[hu] |= 1 << node;
+                let t = board.tile_def(map, HexIdx(h));
+                for (pi, p) in t.paths.iter().enumerate() {
+                    if p.gauge != Gauge::Broad && p.nodes().any(|m| m == node) {
+                        stack.push(Item::Path(h, pi as u8, None));
+                    }
+                }
+            }
+            Item::Path(h, pi, _) => {
+                let hu = usize::from(h);
+                if seen_paths[hu] & (1 << pi) != 0 {
+                    continue;
+                }
+                seen_paths[hu] |= 1 << pi;
+                let st = &board.hexes[hu];
+                let t = map.tile_def(st.tile.def);
+                let p = &t.paths[usize::from(pi)];
+                if !p.terminal {
+                    for m in p.nodes() {
+                        stack.push(Item::Node(h, m));
+                    }
+                }
+                for e in p.edges(st.rotation) {
+                    edges[hu] |= 1 << e;
+                    let Some(nb) = board.neighbour(map, HexIdx(h), e) else {
+                        continue;
+                    };
+                    let facing = (e + 3) % 6;
+                    edges[nb.get()] |= 1 << facing;
+                    let nst = &board.hexes[nb.get()];
+                    let nt = map.tile_def(nst.tile.def);
+                    for (qi, q) in nt.paths.iter().enumerate() {
+                        let touches = q
+                            .ends()
+                            .iter()
+                            .any(|&x| x.rotated(nst.rotation) == End::Edge(facing));
+                        if touches && q.gauge != Gauge::Broad && p.gauge.joins(q.gauge) {
+                            stack.push(Item::Path(nb.0, qi as u8, Some(facing)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    edges
 }

@@ -16,12 +16,12 @@ pub use board::{
     MAX_TOKENS,
 };
 pub use data::{
-    jr30, Colour, End, Gauge, HexDef, HexIdx, Layout, MapData, MapDataError, NodeDef, NodeKind,
-    PathDef, Revenue, RouteUse, TileDef,
+    ireland, jr30, Colour, End, Gauge, HexDef, HexIdx, Layout, MapData, MapDataError, MapRules,
+    NodeDef, NodeKind, PathDef, Revenue, RouteUse, TileDef,
 };
 pub use route::{
-    jr30_port_rule, plain_revenue, RevenueHook, RouteError, RouteErrorKind, RouteRevenue, Stop,
-    TrainRoute,
+    jr30_port_rule, plain_revenue, DistanceMode, RevenueHook, RouteError, RouteErrorKind,
+    RouteRevenue, RunContext, Stop, TrainRoute, SHANNON_HEXES,
 };
 pub use tile::{upgrade_fault, UpgradeFault};
 

@@ -2,17 +2,83 @@
 //! (reference `Route#revenue` checks).
 
 use super::board::{Board, MAX_CITIES};
-use super::data::{Colour, End, HexIdx, MapData, NodeDef, NodeKind};
+use super::data::{Colour, End, Gauge, HexIdx, MapData, NodeDef, NodeKind};
 use crate::action::RouteSpec;
 use crate::ids::{CorpId, HexId, Money};
 
-/// One train's route to evaluate: the logged route and the train's distance in stops.
+/// One train's route to evaluate: the logged route and the train's distance (stops, or hex
+/// edges under [`DistanceMode::HexEdges`]).
 #[derive(Debug, Clone, Copy)]
 pub struct TrainRoute<'a> {
     /// The logged route.
     pub spec: &'a RouteSpec,
-    /// Stops the train may count (999 for D trains).
+    /// Stops (or hex edges) the train may count (999 for 1836Jr30 D trains, 99 for 18Ireland).
     pub distance: u32,
+}
+
+/// What a train's distance counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DistanceMode {
+    /// Stops visited (1836Jr30).
+    #[default]
+    Stops,
+    /// Hex edges crossed, summed over the route's segments; every stop counts (18Ireland).
+    HexEdges,
+}
+
+/// How a title evaluates runs: distance rule, revenue hook and the bonuses that depend on
+/// game state the map does not hold (private companies, assignments).
+#[derive(Debug, Clone, Copy)]
+pub struct RunContext<'a> {
+    /// What the train's distance counts.
+    pub distance: DistanceMode,
+    /// Title rule applied to the stops (1836Jr30 ports).
+    pub hook: RevenueHook,
+    /// 18Ireland narrow-gauge bonus: from every stop, nodes reached over narrow-only track
+    /// add their revenue.
+    pub narrow_bonus: bool,
+    /// Extra revenue for a route with a stop on the hex (18Ireland TASPS +20 at Galway, CDSPC
+    /// +10 at its port), each counted once per route.
+    pub hex_bonuses: &'a [(HexId, Money)],
+    /// 18Ireland RSSC owned by the runner: the two river cities (Dromod, Limerick). The best
+    /// route of the run stopping at one of them adds the other's city value with its
+    /// narrow-gauge bonus.
+    pub shannon: Option<[HexId; 2]>,
+}
+
+impl RunContext<'static> {
+    /// 1836Jr30: stops, port rule, no bonuses.
+    pub fn jr30() -> RunContext<'static> {
+        RunContext::plain(jr30_port_rule)
+    }
+
+    /// Stops distance, the given hook, no bonuses.
+    pub fn plain(hook: RevenueHook) -> RunContext<'static> {
+        RunContext {
+            distance: DistanceMode::Stops,
+            hook,
+            narrow_bonus: false,
+            hex_bonuses: &[],
+            shannon: None,
+        }
+    }
+}
+
+/// The 18Ireland river hexes of the RSSC private (Dromod F10, Limerick D16).
+pub const SHANNON_HEXES: [HexId; 2] = [HexId::new(5, 10), HexId::new(3, 16)];
+
+impl<'a> RunContext<'a> {
+    /// 18Ireland: hex-edge distance, narrow-gauge bonus, the runner's port/ship bonuses
+    /// (`hex_bonuses`) and, when it owns RSSC, the Shannon bonus.
+    pub fn ireland(hex_bonuses: &'a [(HexId, Money)], shannon: bool) -> RunContext<'a> {
+        RunContext {
+            distance: DistanceMode::HexEdges,
+            hook: plain_revenue,
+            narrow_bonus: true,
+            hex_bonuses,
+            shannon: shannon.then_some(SHANNON_HEXES),
+        }
+    }
 }
 
 /// A stop of an evaluated route, as the title's revenue hook sees it.
@@ -96,6 +162,14 @@ pub enum RouteErrorKind {
         /// Train distance.
         distance: u32,
     },
+    /// More hex edges than the train may cross (18Ireland).
+    #[error("{edges} is too many hex edges for a {distance}H train")]
+    TooManyEdges {
+        /// Hex edges crossed.
+        edges: u32,
+        /// Train distance.
+        distance: u32,
+    },
     /// Track used twice in the run.
     #[error("route cannot reuse track on {0}")]
     TrackReused(HexId),
@@ -147,6 +221,18 @@ impl Board {
         phase_colours: &[Colour],
         hook: RevenueHook,
     ) -> Result<Vec<RouteRevenue>, RouteError> {
+        self.compute_run_with(map, corp, routes, phase_colours, &RunContext::plain(hook))
+    }
+
+    /// [`Board::compute_run`] with the title's full run rules (distance mode, bonuses).
+    pub fn compute_run_with(
+        &self,
+        map: &MapData,
+        corp: CorpId,
+        routes: &[TrainRoute<'_>],
+        phase_colours: &[Colour],
+        ctx: &RunContext<'_>,
+    ) -> Result<Vec<RouteRevenue>, RouteError> {
         let mut all_paths: Vec<Vec<PathRef>> = Vec::with_capacity(routes.len());
         let mut conns: Vec<Vec<Conn>> = Vec::with_capacity(routes.len());
         for (ri, r) in routes.iter().enumerate() {
@@ -187,11 +273,82 @@ impl Board {
         for (ri, (r, c)) in routes.iter().zip(&conns).enumerate() {
             let err = |kind| RouteError { route: ri, kind };
             out.push(
-                self.evaluate(map, corp, r, c, overlap[ri], phase_colours, hook)
+                self.evaluate(map, corp, r, c, overlap[ri], phase_colours, ctx)
                     .map_err(err)?,
             );
         }
+        if let Some(river) = ctx.shannon {
+            self.add_shannon(map, river, &conns, phase_colours, &mut out);
+        }
         Ok(out)
+    }
+
+    /// 18Ireland RSSC: each route's option is the best "other river city" value over its city
+    /// stops on a river hex; the route with the largest option gets it.
+    fn add_shannon(
+        &self,
+        map: &MapData,
+        river: [HexId; 2],
+        conns: &[Vec<Conn>],
+        phase_colours: &[Colour],
+        out: &mut [RouteRevenue],
+    ) {
+        let river_idx: Vec<Option<HexIdx>> = river.iter().map(|&h| map.hex_index(h)).collect();
+        let other_value = |i: usize| -> Money {
+            let Some(h) = river_idx[1 - i] else {
+                return Money(0);
+            };
+            let t = self.tile_def(map, h);
+            let Some(&node) = t.cities.first() else {
+                return Money(0);
+            };
+            t.nodes[usize::from(node)].revenue.value(phase_colours)
+                + self.narrow_bonus(map, (h.0, node), phase_colours)
+        };
+        let mut best: Option<(usize, Money)> = None;
+        for (ri, c) in conns.iter().enumerate() {
+            let mut option = Money(0);
+            for conn in c {
+                for (h, n) in [conn.left, conn.right] {
+                    let t = self.tile_def(map, HexIdx(h));
+                    if t.nodes[usize::from(n)].kind != NodeKind::City {
+                        continue;
+                    }
+                    if let Some(i) = river_idx.iter().position(|&x| x == Some(HexIdx(h))) {
+                        option = option.max(other_value(i));
+                    }
+                }
+            }
+            if best.is_none_or(|(_, b)| option > b) {
+                best = Some((ri, option));
+            }
+        }
+        if let Some((ri, bonus)) = best {
+            out[ri].revenue += bonus;
+        }
+    }
+
+    /// 18Ireland narrow-gauge bonus of one stop (reference walk): from the stop, walk over
+    /// non-broad track; every node reached for the first time adds its value if all its
+    /// track is narrow, and the walk only continues through such nodes.
+    pub(crate) fn narrow_bonus(
+        &self,
+        map: &MapData,
+        stop: (u16, u8),
+        phase_colours: &[Colour],
+    ) -> Money {
+        let mut w = NarrowWalk {
+            board: self,
+            map,
+            phase_colours,
+            counted: vec![stop],
+            bonus: Money(0),
+            visited_nodes: Vec::new(),
+            visited_paths: Vec::new(),
+            counter: Vec::new(),
+        };
+        w.node_walk(stop);
+        w.bonus
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -203,7 +360,7 @@ impl Board {
         conns: &[Conn],
         overlap: Option<HexId>,
         phase_colours: &[Colour],
-        hook: RevenueHook,
+        ctx: &RunContext<'_>,
     ) -> Result<RouteRevenue, RouteErrorKind> {
         let mut stops: Vec<NodeRef> = Vec::new();
         for c in conns {
@@ -273,11 +430,34 @@ impl Board {
             }
             seen.push(c.right);
         }
-        if stops.len() as u32 > r.distance {
-            return Err(RouteErrorKind::TooLong {
-                stops: stops.len() as u32,
-                distance: r.distance,
-            });
+        match ctx.distance {
+            DistanceMode::Stops => {
+                if stops.len() as u32 > r.distance {
+                    return Err(RouteErrorKind::TooLong {
+                        stops: stops.len() as u32,
+                        distance: r.distance,
+                    });
+                }
+            }
+            DistanceMode::HexEdges => {
+                // Reference `hex_edge_cost`: consecutive paths of a segment on different hexes.
+                let edges: usize = conns
+                    .iter()
+                    .map(|c| {
+                        c.chain
+                            .paths
+                            .windows(2)
+                            .filter(|w| w[0].0 != w[1].0)
+                            .count()
+                    })
+                    .sum();
+                if edges as u32 > r.distance {
+                    return Err(RouteErrorKind::TooManyEdges {
+                        edges: edges as u32,
+                        distance: r.distance,
+                    });
+                }
+            }
         }
         if let Some(h) = overlap {
             return Err(RouteErrorKind::TrackReused(h));
@@ -292,7 +472,17 @@ impl Board {
             }
         }
         let sum: Money = info.iter().map(|s| s.value).sum();
-        let revenue = hook(&info, sum)?;
+        let mut revenue = (ctx.hook)(&info, sum)?;
+        if ctx.narrow_bonus {
+            for &stop in &stops {
+                revenue += self.narrow_bonus(map, stop, phase_colours);
+            }
+        }
+        for &(hex, bonus) in ctx.hex_bonuses {
+            if info.iter().any(|s| s.hex == hex) {
+                revenue += bonus;
+            }
+        }
         Ok(RouteRevenue {
             revenue,
             stops: info.iter().map(|s| (s.hex, s.part)).collect(),
@@ -434,7 +624,8 @@ impl Board {
                 }
                 let mut found = Vec::new();
                 for (pi, p) in t0.paths.iter().enumerate() {
-                    if !p.nodes().any(|n| n == s) {
+                    if !p.nodes().any(|n| n == s) || (map.rules.gauges && p.gauge == Gauge::Narrow)
+                    {
                         continue;
                     }
                     let mut w = Walk {
@@ -490,12 +681,11 @@ impl Walk<'_, '_> {
         {
             self.found.push(self.stack.clone());
         }
-        let hd = &self.map.hexes[usize::from(h)];
         for e in p.edges(st.rotation) {
             if Some(e) == skip {
                 continue;
             }
-            let Some(nb) = hd.neighbours[usize::from(e)] else {
+            let Some(nb) = self.board.neighbour(self.map, HexIdx(h), e) else {
                 continue;
             };
             let facing = (e + 3) % 6;
@@ -507,12 +697,98 @@ impl Walk<'_, '_> {
                     .ends()
                     .iter()
                     .any(|&x| x.rotated(nst.rotation) == End::Edge(facing));
-                if touches && p.gauge.joins(q.gauge) {
+                let usable = !(self.map.rules.gauges && q.gauge == Gauge::Narrow);
+                if touches && usable && p.gauge.joins(q.gauge) {
                     self.walk(nb.0, qi as u8, Some(facing));
                 }
             }
             self.counter.pop();
         }
         self.stack.pop();
+    }
+}
+
+/// The reference's node/path walk restricted to non-broad track, counting narrow-only nodes.
+struct NarrowWalk<'a> {
+    board: &'a Board,
+    map: &'a MapData,
+    phase_colours: &'a [Colour],
+    /// Nodes already judged (the stop itself first).
+    counted: Vec<NodeRef>,
+    bonus: Money,
+    visited_nodes: Vec<NodeRef>,
+    visited_paths: Vec<PathRef>,
+    counter: Vec<(u16, u8)>,
+}
+
+impl NarrowWalk<'_> {
+    fn node_walk(&mut self, node: NodeRef) {
+        if self.visited_nodes.contains(&node) {
+            return;
+        }
+        self.visited_nodes.push(node);
+        let t = self.board.tile_def(self.map, HexIdx(node.0));
+        for (pi, p) in t.paths.iter().enumerate() {
+            if p.gauge != Gauge::Broad && p.nodes().any(|n| n == node.1) {
+                self.path_walk(node.0, pi as u8, None, node);
+            }
+        }
+        self.visited_nodes.retain(|&n| n != node);
+    }
+
+    fn path_walk(&mut self, h: u16, pi: u8, skip: Option<u8>, origin: NodeRef) {
+        if self.visited_paths.contains(&(h, pi)) {
+            return;
+        }
+        let st = &self.board.hexes[usize::from(h)];
+        let t = self.map.tile_def(st.tile.def);
+        let p = &t.paths[usize::from(pi)];
+        if p.edges(st.rotation).any(|e| self.counter.contains(&(h, e))) || p.gauge == Gauge::Broad {
+            return;
+        }
+        self.visited_paths.push((h, pi));
+        let mut abort = false;
+        for m in p.nodes() {
+            if self.counted.contains(&(h, m)) {
+                continue;
+            }
+            self.counted.push((h, m));
+            if t.node_narrow_only(m) {
+                self.bonus += t.nodes[usize::from(m)].revenue.value(self.phase_colours);
+            } else {
+                abort = true;
+            }
+        }
+        if !abort && !p.terminal {
+            for m in p.nodes() {
+                if (h, m) != origin {
+                    self.node_walk((h, m));
+                }
+            }
+        }
+        for e in p.edges(st.rotation) {
+            if Some(e) == skip {
+                continue;
+            }
+            let Some(nb) = self.board.neighbour(self.map, HexIdx(h), e) else {
+                continue;
+            };
+            let facing = (e + 3) % 6;
+            self.counter.push((h, e));
+            let nst = &self.board.hexes[nb.get()];
+            let nt = self.map.tile_def(nst.tile.def);
+            for (qi, q) in nt.paths.iter().enumerate() {
+                let touches = q
+                    .ends()
+                    .iter()
+                    .any(|&x| x.rotated(nst.rotation) == End::Edge(facing));
+                let gauge_ok = p.gauge == Gauge::Dual || p.gauge.fits(q.gauge);
+                if touches && gauge_ok {
+                    self.path_walk(nb.0, qi as u8, Some(facing), origin);
+                }
+            }
+            self.counter.pop();
+        }
+        self.visited_paths.retain(|&x| x != (h, pi));
     }
 }

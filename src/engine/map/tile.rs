@@ -1,7 +1,7 @@
 //! Tile geometry and upgrade legality (the reference's `upgrades_to?` and the rotation checks
 //! of `Tracker#legal_tile_rotation?` that depend only on the two tiles).
 
-use super::data::{End, NodeKind, PathDef, TileDef};
+use super::data::{End, Gauge, NodeKind, PathDef, TileDef};
 
 /// Why a tile cannot replace another one (any rotation), per reference `upgrades_to?`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +51,21 @@ pub(crate) fn paths_maintained(from: &TileDef, fr: u8, to: &TileDef, tr: u8) -> 
     from.paths
         .iter()
         .all(|p| to.paths.iter().any(|q| path_le(from, p, fr, to, q, tr)))
+}
+
+/// 18Ireland: whether replacing `from` by `to` is a broad-gauge lay (connects through the
+/// broad network): the new tile is all broad, or it adds a broad path the old tile lacks.
+pub(crate) fn uses_broad_rules(from: &TileDef, fr: u8, to: &TileDef, tr: u8) -> bool {
+    if to.paths.iter().all(|p| p.gauge == Gauge::Broad) {
+        return true;
+    }
+    to.paths.iter().any(|np| {
+        np.gauge == Gauge::Broad
+            && !from
+                .paths
+                .iter()
+                .any(|op| path_le(to, np, tr, from, op, fr))
+    })
 }
 
 /// Reference `city_town_edges`: for each city/town touched by a path, the set of its rotated
