@@ -47,8 +47,13 @@ fn replay_fixtures(c: &mut Criterion) {
                 c.bench_function(&format!("notation-read+replay/{name}"), |b| {
                     b.iter(|| {
                         let doc = railnote::notation::parse("bench.rn", black_box(&text)).ok()?;
-                        let played =
-                            railnote::replay::notation::play("bench.rn", &text, &doc.games[0], false).ok()?;
+                        let played = railnote::replay::notation::play(
+                            "bench.rn",
+                            &text,
+                            &doc.games[0],
+                            false,
+                        )
+                        .ok()?;
                         Some(played.errors.is_empty())
                     })
                 });

@@ -172,6 +172,27 @@ pub enum Action {
         /// The corporation that cannot buy its train.
         entity: Entity,
     },
+    /// A private places its bonus marker on a hex (18Ireland CDSPC/TASPS).
+    Assign {
+        /// The private.
+        entity: Entity,
+        /// The hex.
+        hex: HexId,
+    },
+    /// Propose a minor for a merger, or name the major it becomes (18Ireland).
+    Merge {
+        /// The proposing player.
+        entity: Entity,
+        /// The corporation named.
+        corp: CorpId,
+    },
+    /// A vote on a merger proposal (18Ireland).
+    Vote {
+        /// The voting player.
+        entity: Entity,
+        /// For (true) or against (false).
+        in_favour: bool,
+    },
     /// A programmed-action setup (`program_*`): no effect on the game.
     Program {
         /// Who set it up.
@@ -196,6 +217,9 @@ impl Action {
             | Action::BuyTrain { entity, .. }
             | Action::DiscardTrain { entity, .. }
             | Action::Bankrupt { entity }
+            | Action::Assign { entity, .. }
+            | Action::Merge { entity, .. }
+            | Action::Vote { entity, .. }
             | Action::Program { entity } => *entity,
         }
     }
@@ -216,6 +240,9 @@ impl Action {
             Action::BuyTrain { .. } => "buy_train",
             Action::DiscardTrain { .. } => "discard_train",
             Action::Bankrupt { .. } => "bankrupt",
+            Action::Assign { .. } => "assign",
+            Action::Merge { .. } => "merge",
+            Action::Vote { .. } => "choose",
             Action::Program { .. } => "program",
         }
     }

@@ -268,6 +268,19 @@ fn action_json(log: &GameLog, game: &Game, type_name: &str, action: &Action) -> 
     match action {
         Action::Pass { .. } | Action::Bankrupt { .. } => {}
         Action::Program { .. } => {}
+        Action::Assign { hex, .. } => {
+            o.insert("target".into(), json!(hex.to_string()));
+            o.insert("target_type".into(), json!("hex"));
+        }
+        Action::Merge { corp, .. } => {
+            o.insert("corporation".into(), json!(title.corp(*corp).sym));
+        }
+        Action::Vote { in_favour, .. } => {
+            o.insert(
+                "choice".into(),
+                json!(if *in_favour { "for" } else { "against" }),
+            );
+        }
         Action::Bid { target, price, .. } => {
             match target {
                 BidTarget::Company(c) => o.insert("company".into(), json!(title.company(*c).sym)),

@@ -342,6 +342,44 @@ impl Resolver<'_> {
                 })
             }
             "bankrupt" => Some(Action::Bankrupt { entity: entity? }),
+            "assign" => {
+                let hex = keep!(
+                    self,
+                    obj.str("target", "the hex the marker goes on, e.g. \"C13\"")
+                )
+                .and_then(|h| self.hex(&h));
+                Some(Action::Assign {
+                    entity: entity?,
+                    hex: hex?,
+                })
+            }
+            "merge" => {
+                let corp = self.corp_field(&obj, "corporation");
+                Some(Action::Merge {
+                    entity: entity?,
+                    corp: corp?,
+                })
+            }
+            "choose" => {
+                let choice = keep!(self, obj.str("choice", "\"for\" or \"against\""));
+                let in_favour = choice.and_then(|c| match c.value.as_str() {
+                    "for" => Some(true),
+                    "against" => Some(false),
+                    _ => {
+                        self.problems.push(Problem::new(
+                            ProblemKind::BadValue,
+                            c.span,
+                            format!("a vote is \"for\" or \"against\", not {:?}", c.value),
+                            "not a vote",
+                        ));
+                        None
+                    }
+                });
+                Some(Action::Vote {
+                    entity: entity?,
+                    in_favour: in_favour?,
+                })
+            }
             _ => Some(Action::Program { entity: entity? }), // program_*: accepted and ignored
         };
         action
@@ -568,10 +606,9 @@ impl Resolver<'_> {
     fn train(&mut self, text: &Spanned<String>) -> Option<TrainId> {
         let parsed = text.value.rsplit_once('-').and_then(|(name, copy)| {
             let kind = self.title.train_kind(name)?;
-            let copy: u16 = copy
-                .parse()
-                .ok()
-                .filter(|c| *c < self.title.train(kind).count)?;
+            let copy: u16 = copy.parse().ok().filter(|c| {
+                self.title.train(kind).unlimited || *c < self.title.train(kind).count
+            })?;
             Some(TrainId { kind, copy })
         });
         if parsed.is_none() {
@@ -579,7 +616,10 @@ impl Resolver<'_> {
                 .title
                 .trains
                 .iter()
-                .map(|t| format!("{n}-0…{n}-{}", t.count.saturating_sub(1), n = t.name))
+                .map(|t| match t.unlimited {
+                    true => format!("{n}-0, {n}-1, …", n = t.name),
+                    false => format!("{n}-0…{n}-{}", t.count.saturating_sub(1), n = t.name),
+                })
                 .collect();
             self.problems.push(
                 Problem::new(
@@ -829,6 +869,9 @@ fn is_known_type(kind: &str) -> bool {
             | "buy_train"
             | "discard_train"
             | "bankrupt"
+            | "assign"
+            | "merge"
+            | "choose"
     ) || kind.starts_with("program_")
 }
 

@@ -477,6 +477,21 @@ pub enum RawAction {
     },
     /// `bankrupt`.
     Bankrupt,
+    /// `assign C13`: a private's bonus marker on a hex (18Ireland).
+    Assign {
+        /// The hex.
+        hex: String,
+    },
+    /// `merge DDR`: propose a minor for a merger, or name the major it becomes (18Ireland).
+    Merge {
+        /// The corporation.
+        corp: String,
+    },
+    /// `vote for` / `vote against` (18Ireland mergers).
+    Vote {
+        /// For (true) or against.
+        in_favour: bool,
+    },
     /// `program buy_shares corporation=GCL until_condition=float`: an 18xx.games programmed
     /// action (no effect on the game; its settings are kept for conversion).
     Program {

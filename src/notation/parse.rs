@@ -712,7 +712,7 @@ fn missing(rest: Words<'_>, what: &str, help: &str) -> SyntaxError {
 
 const KEYWORDS: &[&str] = &[
     "pass", "bid", "par", "buy", "sell", "lay", "tok", "run", "pay", "withhold", "train",
-    "discard", "bankrupt", "program",
+    "discard", "bankrupt", "program", "assign", "merge", "vote",
 ];
 
 fn looks_like_tile(s: &str) -> bool {
@@ -986,6 +986,37 @@ fn action(rest: Words<'_>) -> Result<RawAction, SyntaxError> {
                 from,
                 exchange,
             })
+        }
+        "assign" => {
+            let help = "an assignment is `assign C13` (the private's marker on a hex)";
+            let h = rest.get(1).ok_or_else(|| missing(rest, "a hex", help))?;
+            expect_end(rest, 2, help)?;
+            Ok(RawAction::Assign {
+                hex: word(h).to_string(),
+            })
+        }
+        "merge" => {
+            let help = "a merger move is `merge DDR` (a minor to merge, or the major it becomes)";
+            let c = rest
+                .get(1)
+                .ok_or_else(|| missing(rest, "a corporation", help))?;
+            expect_end(rest, 2, help)?;
+            Ok(RawAction::Merge {
+                corp: word(c).to_string(),
+            })
+        }
+        "vote" => {
+            let help = "a vote is `vote for` or `vote against`";
+            let v = rest
+                .get(1)
+                .ok_or_else(|| missing(rest, "for or against", help))?;
+            expect_end(rest, 2, help)?;
+            let in_favour = match word(v) {
+                "for" => true,
+                "against" => false,
+                _ => return Err(missing(rest, "for or against", help)),
+            };
+            Ok(RawAction::Vote { in_favour })
         }
         "discard" => {
             let help = "a discard is `discard 3` or `discard 3-2`";

@@ -198,6 +198,13 @@ impl fmt::Display for RawAction {
             RawAction::Payout => f.write_str("pay"),
             RawAction::Withhold => f.write_str("withhold"),
             RawAction::Bankrupt => f.write_str("bankrupt"),
+            RawAction::Assign { hex } => write!(f, "assign {hex}"),
+            RawAction::Merge { corp } => write!(f, "merge {corp}"),
+            RawAction::Vote { in_favour } => f.write_str(if *in_favour {
+                "vote for"
+            } else {
+                "vote against"
+            }),
             RawAction::Bid { target, price } => write!(f, "bid {target} {price}"),
             RawAction::Par { corp, price, cell } => {
                 write!(f, "par {corp} {price}")?;

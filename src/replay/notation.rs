@@ -199,6 +199,22 @@ pub fn resolve(game: &Game, entity: Entity, raw: &RawAction) -> Result<Action, U
             kind: DividendKind::Withhold,
         },
         RawAction::Bankrupt => Action::Bankrupt { entity },
+        RawAction::Assign { hex } => Action::Assign {
+            entity,
+            hex: hex
+                .parse()
+                .map_err(|_| unresolved("rules::unknown_hex", format!("`{hex}` is not a hex")))?,
+        },
+        RawAction::Merge { corp } => Action::Merge {
+            entity,
+            corp: game.title.corp_by_sym(corp).ok_or_else(|| {
+                unresolved("rules::unknown_entity", format!("no corporation `{corp}`"))
+            })?,
+        },
+        RawAction::Vote { in_favour } => Action::Vote {
+            entity,
+            in_favour: *in_favour,
+        },
         RawAction::Program { .. } => Action::Program { entity },
         RawAction::Bid { target, price } => {
             let target = match title.company_by_sym(target) {
@@ -618,6 +634,15 @@ fn candidates(game: &Game, action: &Action) -> Vec<RawAction> {
     match action {
         Action::Pass { .. } => vec![RawAction::Pass],
         Action::Bankrupt { .. } => vec![RawAction::Bankrupt],
+        Action::Assign { hex, .. } => vec![RawAction::Assign {
+            hex: hex.to_string(),
+        }],
+        Action::Merge { corp, .. } => vec![RawAction::Merge {
+            corp: title.corp(*corp).sym.clone(),
+        }],
+        Action::Vote { in_favour, .. } => vec![RawAction::Vote {
+            in_favour: *in_favour,
+        }],
         Action::Program { .. } => vec![RawAction::Program {
             kind: "share_pass".into(),
             args: Vec::new(),

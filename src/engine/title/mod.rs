@@ -490,13 +490,14 @@ impl Title {
     pub fn by_name(name: &str) -> Option<&'static Title> {
         match name {
             "1836Jr30" => Some(jr30()),
+            "18Ireland" => Some(ireland()),
             _ => None,
         }
     }
 
-    /// Names of the titles railnote knows.
+    /// Names of the titles railnote knows (18Ireland: setup and private auction only so far).
     pub fn known_names() -> &'static [&'static str] {
-        &["1836Jr30"]
+        &["1836Jr30", "18Ireland"]
     }
 
     /// A corporation by symbol.
@@ -566,6 +567,18 @@ pub fn jr30() -> &'static Title {
             crate::engine::map::jr30(),
         )
         .expect("bundled 1836Jr30 title data is valid (checked by tests)")
+    })
+}
+
+/// The 18Ireland title.
+pub fn ireland() -> &'static Title {
+    static TITLE: OnceLock<Title> = OnceLock::new();
+    TITLE.get_or_init(|| {
+        Title::from_json(
+            include_str!("../../../data/18ireland/title.json"),
+            crate::engine::map::ireland(),
+        )
+        .expect("bundled 18Ireland title data is valid (checked by tests)")
     })
 }
 
