@@ -227,7 +227,7 @@ fn every_bad_id_is_reported() {
         r#"{"type": "buy_train", "entity": "B", "entity_type": "corporation", "id": 2, "train": "7-0", "price": 80}"#,
         r#"{"type": "lay_tile", "entity": "B", "entity_type": "corporation", "id": 3, "hex": "h4", "tile": "57", "rotation": 6}"#,
         r#"{"type": "par", "entity": 33, "entity_type": "player", "id": 4, "corporation": "PRR", "share_price": "82,2"}"#,
-        r#"{"type": "merge", "entity": 11, "entity_type": "player", "id": 5, "corporation": "B"}"#,
+        r#"{"type": "take_loan", "entity": "B", "entity_type": "corporation", "id": 5, "loan": 0}"#,
         r#"{"type": "dividend", "entity": "B", "entity_type": "corporation", "id": 6}"#,
         r#"{"type": "bid", "entity": 22, "entity_type": "player", "id": 7, "company": "CFL", "price": "lots"}"#,
     ]);
