@@ -4,6 +4,7 @@
 //! *first* certificates, as the reference engine does (rules-and-format D.9).
 
 use crate::engine::state::{percent_of, CompanyOwner};
+use crate::engine::title::Capitalization;
 use crate::engine::Game;
 use crate::ids::{CorpId, Money, PlayerId, ShareId};
 
@@ -218,11 +219,14 @@ impl Game {
         }
         let in_ipo = self.ipo_percent(corp);
         if 100 - in_ipo >= self.title.kind_of(corp).float_percent.0 {
-            let par = c.par_price.unwrap_or(Money::ZERO);
-            let total = Money(par.0 * 10);
             self.corp_mut(corp).floated = true;
-            self.bank_pays(total);
-            self.corp_mut(corp).cash += total;
+            // Incremental capitalisation was paid share by share; full pays ten times par now.
+            if self.title.capitalization == Capitalization::Full {
+                let par = self.corp(corp).par_price.unwrap_or(Money::ZERO);
+                let total = Money(par.0 * 10);
+                self.bank_pays(total);
+                self.corp_mut(corp).cash += total;
+            }
         }
     }
 

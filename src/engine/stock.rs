@@ -4,11 +4,11 @@
 //! A player keeps the turn while any action is left to him; a `pass` ends it, and counts as a
 //! real pass only if he did nothing this turn. The round ends when everyone has passed.
 
-use crate::action::{Action, Entity, MarketCell};
+use crate::action::{Action, BidTarget, Entity, MarketCell};
 use crate::engine::market::MarketMove;
 use crate::engine::shares::Holder;
 use crate::engine::state::CompanyOwner;
-use crate::engine::title::Ability;
+use crate::engine::title::{Ability, Capitalization, CorpKind, SellBuyOrder};
 use crate::engine::{Game, Round, RuleViolation};
 use crate::ids::{CompanyId, CorpId, Money, Percent, PlayerId, ShareId};
 
@@ -54,11 +54,35 @@ pub(crate) struct StockRound {
     sold: Vec<(PlayerId, CorpId)>,
     current: Vec<TurnAction>,
     bought_from_ipo: bool,
+    /// A minor being auctioned (18Ireland).
+    minor_auction: Option<MinorAuction>,
+    /// Whether a minor was started this round (if not, the next one is closed at the end).
+    minor_started: bool,
+}
+
+/// A running auction for a minor's presidency (reference `BuySellParSharesViaBid`).
+#[derive(Debug, Clone)]
+struct MinorAuction {
+    corp: CorpId,
+    /// Standing bids, one per bidder, in placement order.
+    bids: Vec<(PlayerId, Money)>,
+    /// Players still in, in seat order.
+    active: Vec<PlayerId>,
 }
 
 impl StockRound {
     pub(crate) fn acting(&self, game: &Game) -> Option<PlayerId> {
+        if let Some(a) = &self.minor_auction {
+            // The bidder after the highest one, among those still in.
+            let high = a.bids.iter().max_by_key(|(_, p)| *p).map(|(pl, _)| *pl)?;
+            let i = a.active.iter().position(|p| *p == high)?;
+            return a.active.get((i + 1) % a.active.len()).copied();
+        }
         entities(game).get(self.entity_index).copied()
+    }
+
+    fn sold(&self) -> bool {
+        self.current.contains(&TurnAction::Sell)
     }
 
     fn bought(&self) -> bool {
@@ -142,7 +166,20 @@ impl Game {
         false
     }
 
+    /// The first minor of the charter pile not yet started (only it may be auctioned).
+    fn next_minor(&self) -> Option<CorpId> {
+        let order = self.resolved_setup.as_ref()?.charter_order.clone();
+        order
+            .into_iter()
+            .find(|c| !self.corp(*c).ipoed && !self.corp(*c).closed)
+    }
+
     fn finish_stock_round(&mut self) {
+        if self.title.minor_auction.is_some() && !sr(self).minor_started {
+            if let Some(minor) = self.next_minor() {
+                self.corp_mut(minor).closed = true;
+            }
+        }
         let mut sold_out: Vec<CorpId> = (0..self.corps.len())
             .map(|i| CorpId(i as u8))
             .filter(|c| self.corp(*c).floated && self.corp(*c).share_price.is_some())
@@ -239,12 +276,19 @@ impl Game {
     }
 
     fn ipo_price(&self, corp: CorpId, percent: u8) -> Money {
+        // Incremental capitalisation sells treasury shares at the market price.
+        if self.title.capitalization == Capitalization::Incremental {
+            return self.bundle_price(corp, percent);
+        }
         let par = self.corp(corp).par_price.unwrap_or(Money::ZERO);
         Money(par.0 * percent as i64 / self.normal_share_percent(corp) as i64)
     }
 
     fn can_par_any(&self, player: PlayerId) -> bool {
-        if sr(self).bought() {
+        if sr(self).bought() || (self.title.minor_auction.is_some() && sr(self).sold()) {
+            return false;
+        }
+        if !self.majors_may_par() {
             return false;
         }
         let cheapest_par = self
@@ -260,6 +304,7 @@ impl Game {
         (0..self.corps.len()).map(|i| CorpId(i as u8)).any(|c| {
             !self.corp(c).ipoed
                 && !self.corp(c).closed
+                && self.title.corp(c).kind == CorpKind::Major
                 && !self.sold_this_round(player, c)
                 && self.can_gain(
                     player,
@@ -348,6 +393,9 @@ impl Game {
         if self.turn <= 1 && matches!(self.round, Round::Stock(_)) {
             return false;
         }
+        if self.title.sell_buy_order == SellBuyOrder::SellBuy && sr(self).bought() {
+            return false;
+        }
         (0..self.corps.len()).map(|i| CorpId(i as u8)).any(|c| {
             self.player(player).shares.iter().any(|s| s.corp == c)
                 && self
@@ -385,6 +433,46 @@ impl Game {
             || self.can_buy_any(player)
             || self.can_par_any(player)
             || self.can_sell_any(player)
+            || self.can_auction_minor(player)
+    }
+
+    /// Whether majors may be started by par now.
+    fn majors_may_par(&self) -> bool {
+        match &self.title.major_par_phase {
+            None => true,
+            Some(name) => {
+                let at = self
+                    .title
+                    .phases
+                    .iter()
+                    .position(|p| &p.name == name)
+                    .unwrap_or(usize::MAX);
+                self.phase >= at
+            }
+        }
+    }
+
+    /// The most a player may bid for a minor: his cash, or nothing if he could not take its
+    /// president's certificate.
+    fn max_minor_bid(&self, player: PlayerId, corp: CorpId) -> Money {
+        let pct = self.share_percent(ShareId { corp, index: 0 });
+        if self.can_gain(player, corp, pct, false) {
+            self.player(player).cash
+        } else {
+            Money::ZERO
+        }
+    }
+
+    fn can_auction_minor(&self, player: PlayerId) -> bool {
+        let Some(rules) = self.title.minor_auction else {
+            return false;
+        };
+        let s = sr(self);
+        if s.bought() || s.sold() {
+            return false;
+        }
+        self.next_minor()
+            .is_some_and(|c| self.max_minor_bid(player, c) >= rules.min_bid)
     }
 }
 
@@ -409,6 +497,24 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
                 .unwrap_or_else(|| "nobody".into()),
         });
     };
+    if sr(game).minor_auction.is_some() {
+        return match action {
+            Action::Bid {
+                target: BidTarget::Corporation(c),
+                price,
+                ..
+            } => raise_minor_bid(game, player, *c, *price),
+            Action::Pass { .. } => {
+                leave_minor_auction(game, player);
+                Ok(())
+            }
+            _ => Err(RuleViolation::WrongStep {
+                action: action.type_name(),
+                step: "minor auction",
+                allowed: "bid, pass".into(),
+            }),
+        };
+    }
     let must_sell = game.must_sell(player);
     if must_sell && !matches!(action, Action::SellShares { .. }) {
         return Err(RuleViolation::Shares(format!(
@@ -426,6 +532,14 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
         } => sell(game, player, shares, *percent)?,
         Action::Pass { .. } => {
             game.end_stock_turn();
+            return Ok(());
+        }
+        Action::Bid {
+            target: BidTarget::Corporation(c),
+            price,
+            ..
+        } if game.title.minor_auction.is_some() => {
+            open_minor_auction(game, player, *c, *price)?;
             return Ok(());
         }
         _ => {
@@ -484,7 +598,7 @@ fn par(
     }
     game.set_par(corp, cell);
     game.player_mut(player).cash -= cost;
-    game.bank += cost;
+    game.receive_share_payment(corp, Holder::Ipo(corp), cost);
     game.transfer_shares(
         corp,
         &[ShareId { corp, index: 0 }],
@@ -592,7 +706,7 @@ fn buy(
         )));
     }
     game.player_mut(player).cash -= price;
-    game.bank += price;
+    game.receive_share_payment(corp, from, price);
     game.transfer_shares(corp, shares, from, Holder::Player(player), pct);
     game.check_float(corp);
     let s = sr_mut(game);
@@ -601,6 +715,206 @@ fn buy(
         s.bought_from_ipo = true;
     }
     Ok(())
+}
+
+impl Game {
+    /// Where the money for a share goes: the treasury for an incremental corporation's own
+    /// shares, the bank otherwise.
+    fn receive_share_payment(&mut self, corp: CorpId, from: Holder, price: Money) {
+        if self.title.capitalization == Capitalization::Incremental && from == Holder::Ipo(corp) {
+            self.corp_mut(corp).cash += price;
+        } else {
+            self.bank += price;
+        }
+    }
+}
+
+/// Opens the auction for the next minor (18Ireland): the opening bid, the home token at once,
+/// and every player who could afford to raise joins.
+fn open_minor_auction(
+    game: &mut Game,
+    player: PlayerId,
+    corp: CorpId,
+    price: Money,
+) -> Result<(), RuleViolation> {
+    let rules = game
+        .title
+        .minor_auction
+        .expect("only called for titles with minor auctions");
+    let sym = game.title.corp(corp).sym.clone();
+    if sr(game).bought() || sr(game).sold() {
+        return Err(RuleViolation::Shares(
+            "a minor can only be auctioned in a turn without other share actions".into(),
+        ));
+    }
+    match game.next_minor() {
+        Some(next) if next == corp => {}
+        Some(next) => {
+            return Err(RuleViolation::Shares(format!(
+                "{sym} is not the next minor; {} is",
+                game.title.corp(next).sym
+            )))
+        }
+        None => return Err(RuleViolation::Shares("no minor is left to start".into())),
+    }
+    check_minor_bid(game, player, corp, price, rules.min_bid)?;
+    game.place_home_token_at_par(corp);
+    let min = price + Money(5);
+    let active: Vec<PlayerId> = entities(game)
+        .into_iter()
+        .filter(|p| *p == player || game.max_minor_bid(*p, corp) >= min)
+        .collect();
+    sr_mut(game).minor_auction = Some(MinorAuction {
+        corp,
+        bids: vec![(player, price)],
+        active,
+    });
+    resolve_minor_auction(game);
+    Ok(())
+}
+
+fn check_minor_bid(
+    game: &Game,
+    player: PlayerId,
+    corp: CorpId,
+    price: Money,
+    min: Money,
+) -> Result<(), RuleViolation> {
+    let sym = &game.title.corp(corp).sym;
+    if price < min {
+        return Err(RuleViolation::BidTooLow {
+            target: sym.clone(),
+            bid: price,
+            min,
+        });
+    }
+    if (price - min).0 % 5 != 0 {
+        return Err(RuleViolation::Auction(format!(
+            "bids on {sym} must be {min} plus a multiple of 5"
+        )));
+    }
+    let max = game.max_minor_bid(player, corp);
+    if price > max {
+        return Err(RuleViolation::InsufficientCash {
+            who: game.player(player).name.clone(),
+            available: max,
+            needed: price,
+        });
+    }
+    Ok(())
+}
+
+fn raise_minor_bid(
+    game: &mut Game,
+    player: PlayerId,
+    corp: CorpId,
+    price: Money,
+) -> Result<(), RuleViolation> {
+    let auction = sr(game)
+        .minor_auction
+        .clone()
+        .expect("an auction is running");
+    if corp != auction.corp {
+        return Err(RuleViolation::Auction(format!(
+            "{} is being auctioned; bid on it or pass",
+            game.title.corp(auction.corp).sym
+        )));
+    }
+    let high = auction
+        .bids
+        .iter()
+        .map(|(_, p)| *p)
+        .max()
+        .unwrap_or(Money::ZERO);
+    check_minor_bid(game, player, corp, price, high + Money(5))?;
+    let next_min = price + Money(5);
+    let Some(a) = sr_mut(game).minor_auction.as_mut() else {
+        unreachable!()
+    };
+    a.bids.retain(|(p, _)| *p != player);
+    a.bids.push((player, price));
+    let out: Vec<PlayerId> = a.active.iter().copied().filter(|p| *p != player).collect();
+    let out: Vec<PlayerId> = out
+        .into_iter()
+        .filter(|p| game.max_minor_bid(*p, corp) < next_min)
+        .collect();
+    let a = sr_mut(game)
+        .minor_auction
+        .as_mut()
+        .expect("an auction is running");
+    a.active.retain(|p| !out.contains(p));
+    a.bids.retain(|(p, _)| !out.contains(p));
+    resolve_minor_auction(game);
+    Ok(())
+}
+
+fn leave_minor_auction(game: &mut Game, player: PlayerId) {
+    if let Some(a) = sr_mut(game).minor_auction.as_mut() {
+        a.active.retain(|p| *p != player);
+        a.bids.retain(|(p, _)| *p != player);
+    }
+    resolve_minor_auction(game);
+}
+
+/// The last bidder standing wins: par at the highest par cell at most half the bid (capped),
+/// the president's certificate, and the whole bid into the minor's treasury.
+fn resolve_minor_auction(game: &mut Game) {
+    let Some(a) = sr(game).minor_auction.clone() else {
+        return;
+    };
+    if a.active.len() > 1 {
+        return;
+    }
+    let Some(&(winner, price)) = a.bids.first().filter(|_| a.active.len() == 1) else {
+        if a.active.is_empty() {
+            sr_mut(game).minor_auction = None;
+        }
+        return;
+    };
+    let corp = a.corp;
+    let rules = game.title.minor_auction.expect("minor auctions");
+    let par_limit = Money((price.0 / 2).min(rules.max_par.0));
+    let cash = game.player(winner).cash;
+    let mut pars: Vec<(Money, u8, u8)> = Vec::new();
+    for (r, row) in game.title.market.iter().enumerate() {
+        for (c, cell) in row.iter().enumerate() {
+            if let Some(cell) = cell
+                .as_ref()
+                .filter(|cell| cell.par && cell.price <= par_limit && cell.price.0 * 2 <= cash.0)
+            {
+                pars.push((cell.price, r as u8, c as u8));
+            }
+        }
+    }
+    let s = sr_mut(game);
+    s.minor_auction = None;
+    s.minor_started = true;
+    let Some(&(par_price, row, column)) = pars.iter().max() else {
+        return;
+    };
+    game.set_par(
+        corp,
+        &MarketCell {
+            price: par_price,
+            row,
+            column,
+        },
+    );
+    let cert = ShareId { corp, index: 0 };
+    let pct = game.share_percent(cert);
+    game.transfer_shares(
+        corp,
+        &[cert],
+        Holder::Ipo(corp),
+        Holder::Player(winner),
+        pct,
+    );
+    game.check_float(corp);
+    game.player_mut(winner).cash -= price;
+    game.corp_mut(corp).cash += price;
+    sr_mut(game).current.push(TurnAction::Par);
+    // The auction was the opener's action for his turn; play goes on after him.
+    game.end_stock_turn();
 }
 
 /// Sells a bundle to the pool: paid at the current price, then the price drops a row per share.
@@ -676,6 +990,11 @@ fn sell(
     shares: &[ShareId],
     percent: Option<Percent>,
 ) -> Result<(), RuleViolation> {
+    if game.title.sell_buy_order == SellBuyOrder::SellBuy && sr(game).bought() {
+        return Err(RuleViolation::Shares(
+            "shares are sold before buying in this title, not after".into(),
+        ));
+    }
     let (corp, pct) = check_sale(game, player, shares, percent)?;
     sr_mut(game).sold.push((player, corp));
     sell_to_pool(game, player, corp, shares, pct);

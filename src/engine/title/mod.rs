@@ -213,6 +213,15 @@ pub struct AuctionRules {
     pub all_pass: AllPassRule,
 }
 
+/// How minors are auctioned in the stock round.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct MinorAuctionRules {
+    /// The opening bid.
+    pub min_bid: Money,
+    /// The par price is the highest par cell at most half the winning bid, and at most this.
+    pub max_par: Money,
+}
+
 /// When a corporation's home token is placed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -329,6 +338,10 @@ struct TitleFile {
     corporation_kinds: BTreeMap<CorpKind, KindDef>,
     auction: AuctionRules,
     home_token_timing: HomeTokenTiming,
+    #[serde(default)]
+    minor_auction: Option<MinorAuctionRules>,
+    #[serde(default)]
+    major_par_phase: Option<String>,
     capitalization: Capitalization,
     sell_buy_order: SellBuyOrder,
 }
@@ -379,6 +392,10 @@ pub struct Title {
     pub auction: AuctionRules,
     /// When home tokens are placed.
     pub home_token_timing: HomeTokenTiming,
+    /// Minors are started by an auction in the stock round (18Ireland).
+    pub minor_auction: Option<MinorAuctionRules>,
+    /// The phase from which majors may be started by par, when they cannot from the start.
+    pub major_par_phase: Option<String>,
     /// How corporations are paid for their shares.
     pub capitalization: Capitalization,
     /// Selling and buying order in a stock-round turn.
@@ -456,6 +473,8 @@ impl Title {
             kinds: file.corporation_kinds,
             auction: file.auction,
             home_token_timing: file.home_token_timing,
+            minor_auction: file.minor_auction,
+            major_par_phase: file.major_par_phase,
             capitalization: file.capitalization,
             sell_buy_order: file.sell_buy_order,
             map,
