@@ -36,7 +36,7 @@ pub(crate) struct AuctionRound {
     /// The seat whose turn it is (index into the game's seats).
     pub(crate) entity_index: usize,
     /// A buyer who must now set a par price (CFLV → Nord).
-    pending_par: Option<(PlayerId, CorpId)>,
+    pub(crate) pending_par: Option<(PlayerId, CorpId)>,
 }
 
 impl AuctionRound {
@@ -73,7 +73,7 @@ impl AuctionRound {
     }
 
     /// The private under auction: the cheapest one when it has several bids.
-    fn auctioning(&self) -> Option<CompanyId> {
+    pub(crate) fn auctioning(&self) -> Option<CompanyId> {
         let first = *self.companies.first()?;
         (self.bids_for(first).len() > 1).then_some(first)
     }
@@ -94,7 +94,7 @@ impl AuctionRound {
         game.seats.get(self.entity_index).copied()
     }
 
-    fn face_price(&self, game: &Game, company: CompanyId) -> Money {
+    pub(crate) fn face_price(&self, game: &Game, company: CompanyId) -> Money {
         let value = game.title.company(company).value;
         if Some(company) == self.cheapest {
             value - self.discount
@@ -103,7 +103,7 @@ impl AuctionRound {
         }
     }
 
-    fn min_bid(&self, game: &Game, company: CompanyId) -> Money {
+    pub(crate) fn min_bid(&self, game: &Game, company: CompanyId) -> Money {
         if self.auctioning().is_none() && self.companies.first() == Some(&company) {
             return self.face_price(game, company);
         }
@@ -120,7 +120,7 @@ impl AuctionRound {
             .sum()
     }
 
-    fn max_bid(&self, game: &Game, player: PlayerId, company: CompanyId) -> Money {
+    pub(crate) fn max_bid(&self, game: &Game, player: PlayerId, company: CompanyId) -> Money {
         let own = self
             .bids_for(company)
             .iter()

@@ -59,17 +59,17 @@ pub(crate) struct OperatingRound {
     pub(crate) round_num: u8,
     order: Vec<CorpId>,
     index: usize,
-    step: OrStep,
+    pub(crate) step: OrStep,
     revenue: Money,
     depot_kinds_bought: Vec<TrainKind>,
     /// Price per share of the last emergency sale (limits cheaper purchases from others).
-    last_share_sold_price: Option<Money>,
+    pub(crate) last_share_sold_price: Option<Money>,
     /// A corporation above its train limit after a phase change; it must discard first.
-    discarding: Option<CorpId>,
+    pub(crate) discarding: Option<CorpId>,
     /// Free token to place after a teleport lay (CdH).
     teleport: Option<HexId>,
     /// Tokens lifted by a lay on a trackless multi-city tile, to be placed again on that hex.
-    pending_tokens: Vec<(CorpId, HexId)>,
+    pub(crate) pending_tokens: Vec<(CorpId, HexId)>,
 }
 
 fn or(game: &Game) -> &OperatingRound {
@@ -100,7 +100,7 @@ impl OperatingRound {
         })
     }
 
-    fn current(&self) -> Option<CorpId> {
+    pub(crate) fn current(&self) -> Option<CorpId> {
         self.order.get(self.index).copied()
     }
 }
@@ -236,7 +236,7 @@ impl Game {
 
     // ----- waiting predicates -------------------------------------------------------------
 
-    fn next_token_price(&self, corp: CorpId) -> Option<Money> {
+    pub(crate) fn next_token_price(&self, corp: CorpId) -> Option<Money> {
         let c = self.corp(corp);
         let used = self.title.corp(corp).tokens.len() - c.tokens_unused as usize;
         self.title.corp(corp).tokens.get(used).copied()
@@ -279,7 +279,7 @@ impl Game {
 
     /// Trains the depot offers: the next type, types made available by the phase, one of each
     /// type in the pool.
-    fn depot_offer(&self) -> Vec<TrainId> {
+    pub(crate) fn depot_offer(&self) -> Vec<TrainId> {
         let mut out: Vec<TrainId> = Vec::new();
         let upcoming: Vec<&crate::engine::state::Train> = self
             .trains
@@ -321,7 +321,7 @@ impl Game {
             .is_some_and(|i| i <= self.phase)
     }
 
-    fn others_trains(&self, corp: CorpId) -> Vec<TrainId> {
+    pub(crate) fn others_trains(&self, corp: CorpId) -> Vec<TrainId> {
         self.trains
             .iter()
             .filter(|t| matches!(t.owner, TrainOwner::Corporation(c) if c != corp))
@@ -356,7 +356,7 @@ impl Game {
     }
 
     /// (new train, traded train, price) for every trade-in the corporation could make.
-    fn discountable_trains(&self, corp: CorpId) -> Vec<(TrainId, TrainId, Money)> {
+    pub(crate) fn discountable_trains(&self, corp: CorpId) -> Vec<(TrainId, TrainId, Money)> {
         let mut out = Vec::new();
         for offered in self.depot_offer() {
             let def = self.title.train(offered.kind);
@@ -399,7 +399,7 @@ impl Game {
             .any(|c| !self.company(*c).closed && self.company(*c).uses_left > 0)
     }
 
-    fn company_no_buy(&self, company: CompanyId) -> bool {
+    pub(crate) fn company_no_buy(&self, company: CompanyId) -> bool {
         self.title
             .company(company)
             .abilities
@@ -429,7 +429,7 @@ impl Game {
     // ----- helpers for blocked hexes --------------------------------------------------------
 
     /// Hexes blocked by privates that players own.
-    fn blocked_hexes(&self) -> Vec<HexId> {
+    pub(crate) fn blocked_hexes(&self) -> Vec<HexId> {
         let mut out = Vec::new();
         for (i, c) in self.companies.iter().enumerate() {
             if c.closed || !matches!(c.owner, CompanyOwner::Player(_)) {

@@ -19,6 +19,7 @@ pub use data::{
     jr30, Colour, End, Gauge, HexDef, HexIdx, Layout, MapData, MapDataError, NodeDef, NodeKind,
     PathDef, Revenue, RouteUse, TileDef,
 };
+pub(crate) use graph::Reach;
 pub use route::{
     jr30_port_rule, plain_revenue, RevenueHook, RouteError, RouteErrorKind, RouteRevenue, Stop,
     TrainRoute,
