@@ -26,3 +26,4 @@ pub mod ids;
 pub mod log;
 pub mod output;
 pub mod replay;
+pub mod selfplay;

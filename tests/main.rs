@@ -15,3 +15,6 @@ mod output;
 
 /// The binary: exit codes, stdout/stderr contract.
 mod cli;
+
+/// Legal-move generation agrees with the legality check (fixtures and self-play).
+mod legal;
