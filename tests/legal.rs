@@ -368,3 +368,32 @@ fn selfplay_agrees_many() {
 
 #[allow(dead_code)]
 fn unused(_: LegalActions, _: HexId) {}
+
+/// Self-play logs cut right after an action the reference engine rejects (found by running
+/// self-play games through the reference): railnote must reject that last action too.
+#[test]
+fn selfplay_regressions() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/selfplay");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    for path in files {
+        let src = std::fs::read_to_string(&path).unwrap();
+        let log = railnote::log::read(&path.display().to_string(), &src).unwrap();
+        let last = log.actions.len();
+        match railnote::replay::replay(&log) {
+            Ok(_) => panic!(
+                "{}: accepted, the reference rejects action {last}",
+                path.display()
+            ),
+            Err(railnote::replay::ReplayError::Illegal(e)) => {
+                assert_eq!(e.index, last, "{}", path.display())
+            }
+            Err(e) => panic!("{}: {e:?}", path.display()),
+        }
+    }
+}

@@ -562,6 +562,12 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
             OrStep::Track | OrStep::Token | OrStep::BuyTrain | OrStep::BuyCompany,
             Action::Pass { .. },
         ) => {
+            if step == OrStep::BuyTrain && game.must_buy_train(corp) {
+                return Err(RuleViolation::Train(format!(
+                    "{} has no train and must buy one",
+                    game.title.corp(corp).sym
+                )));
+            }
             game.next_or_step();
         }
         (
