@@ -596,11 +596,15 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
                 ..
             },
         ) => {
+            let from_depot = game
+                .trains
+                .iter()
+                .any(|t| t.id == *train && t.owner == TrainOwner::Depot);
             buy_train(game, corp, *train, *price, *exchange)?;
             if game.finished {
                 return Ok(());
             }
-            if or(game).discarding.is_none() && !game.train_step_waits_after_buy(corp) {
+            if or(game).discarding.is_none() && !game.train_step_waits_after_buy(corp, from_depot) {
                 game.next_or_step();
             }
         }
@@ -947,13 +951,18 @@ impl Game {
         format!("{}-{}", self.title.train(id.kind).name, id.copy)
     }
 
-    fn train_step_waits_after_buy(&mut self, corp: CorpId) -> bool {
-        // Single train of each type from the depot: the step ends once nothing else can be bought.
-        let bought = or(self).depot_kinds_bought.clone();
-        let any_buyable = self.depot_offer().iter().any(|t| !bought.contains(&t.kind))
-            || !self.others_trains(corp).is_empty();
-        if !any_buyable {
-            return false;
+    /// Whether the train step still waits after a purchase (reference `BuyTrain` +
+    /// `BuySingleTrainOfType#process_buy_train`): it ends when no train is affordable; after a
+    /// purchase from the depot also when every offered train is of a type already bought from
+    /// the depot this turn (a purchase from another corporation does not check that).
+    fn train_step_waits_after_buy(&mut self, corp: CorpId, from_depot: bool) -> bool {
+        if from_depot {
+            let bought = or(self).depot_kinds_bought.clone();
+            let any_buyable = self.depot_offer().iter().any(|t| !bought.contains(&t.kind))
+                || !self.others_trains(corp).is_empty();
+            if !any_buyable {
+                return false;
+            }
         }
         self.can_buy_train(corp)
     }
@@ -1251,7 +1260,7 @@ fn discard_train(game: &mut Game, corp: CorpId, train: TrainId) -> Result<(), Ru
     game.check_train_limits();
     if or(game).discarding.is_none() {
         let current = or(game).current().expect("operating corporation");
-        if or(game).step == OrStep::BuyTrain && !game.train_step_waits_after_buy(current) {
+        if or(game).step == OrStep::BuyTrain && !game.train_step_waits_after_buy(current, false) {
             game.next_or_step();
         }
         game.skip_steps();
