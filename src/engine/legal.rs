@@ -235,6 +235,7 @@ impl Game {
                 acting: self.acting_entity(),
                 ..LegalActions::default()
             },
+            keys: Vec::new(),
         };
         if self.finished {
             return gen.out;
@@ -257,6 +258,8 @@ impl Game {
 struct Gen<'g> {
     game: &'g Game,
     out: LegalActions,
+    /// Keys of the checked actions listed so far (duplicates are dropped).
+    keys: Vec<String>,
 }
 
 impl Gen<'_> {
@@ -268,13 +271,9 @@ impl Gen<'_> {
     }
 
     fn push_unique(&mut self, legal: LegalAction) {
-        let key = key_of(self.game, &legal.action);
-        if !self
-            .out
-            .actions
-            .iter()
-            .any(|l| key_of(self.game, &l.action) == key)
-        {
+        let key = key_of(self.game, &legal.action).0;
+        if !self.keys.contains(&key) {
+            self.keys.push(key);
             self.out.actions.push(legal);
         }
     }
