@@ -1,4 +1,6 @@
-//! The command line: `railnote replay FILE [--format text|json] [--at N] [--trace OUT.jsonl]`.
+//! The command line: `railnote replay FILE [--format text|json] [--at N] [--trace OUT.jsonl]`,
+//! `railnote moves FILE [--at N|ROUND]`, `railnote selfplay [--title T] [--players N] [--seed S]
+//! [--policy random|greedy] [-o FILE]`.
 //!
 //! Exit codes (like ripgrep's): 0 the whole log is legal; 1 the log is rejected (unreadable, or
 //! an illegal action); 2 usage or I/O error. A closed stdout (broken pipe) is not an error.
@@ -12,8 +14,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::log::{self, GameLog, LogError, Problem, ProblemKind, Span};
-use crate::output::{FailureReport, ScoreReport, Snapshot};
+use crate::output::{json_log, FailureReport, MovesReport, ScoreReport, Snapshot};
 use crate::replay::{Replay, ReplayError};
+use crate::selfplay::Policy;
 
 mod notation_cmd;
 
@@ -38,6 +41,10 @@ pub enum Command {
     Fmt(FmtArgs),
     /// Check files (syntax and rules): one line per file; exit 1 if any fails.
     Check(CheckArgs),
+    /// List every legal action at a state of a game log, grouped by kind.
+    Moves(MovesArgs),
+    /// Play a complete game by the rules and write it as an 18xx.games JSON log.
+    Selfplay(SelfplayArgs),
 }
 
 /// Arguments of `railnote convert`.
@@ -78,6 +85,56 @@ pub struct CheckArgs {
     /// The files (JSON logs or `.rn` notation).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+}
+
+/// Arguments of `railnote moves`.
+#[derive(Debug, clap::Args)]
+pub struct MovesArgs {
+    /// The game log.
+    pub file: PathBuf,
+    /// The state: after N processed actions (`120`), or the first state of a round (`"OR 3.1"`,
+    /// `"SR 2"`, `PR`). Default: the end of the log.
+    #[arg(long, value_name = "N|ROUND")]
+    pub at: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// Arguments of `railnote selfplay`.
+#[derive(Debug, clap::Args)]
+pub struct SelfplayArgs {
+    /// The title.
+    #[arg(long, default_value = "1836Jr30")]
+    pub title: String,
+    /// Number of players.
+    #[arg(long, default_value_t = 3)]
+    pub players: usize,
+    /// The random seed (same seed, same game).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// How moves are chosen.
+    #[arg(long, value_enum, default_value_t = PolicyArg::Greedy)]
+    pub policy: PolicyArg,
+    /// Write the game log here (default: stdout).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Output format (JSON is the 18xx.games log; text prints a summary and the standings).
+    #[arg(long, value_enum, default_value_t = Format::Json)]
+    pub format: Format,
+    /// Play this many games (seeds SEED, SEED+1, …) and print one summary line per game;
+    /// with `-o DIR`, write each log as DIR/<seed>.json.
+    #[arg(long, default_value_t = 1)]
+    pub games: u64,
+}
+
+/// Self-play policies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PolicyArg {
+    /// Uniform over the legal actions (kinds weighted so that games end).
+    Random,
+    /// Plausible play.
+    Greedy,
 }
 
 /// Arguments of `railnote replay`.
@@ -149,20 +206,23 @@ pub fn main() -> ExitCode {
 
 /// Runs a parsed command line.
 pub fn run(cli: &Cli) -> Outcome {
-    let result = match &cli.command {
-        Command::Replay(args) => replay(args),
-        Command::Convert(args) => notation_cmd::convert(args),
-        Command::Fmt(args) => notation_cmd::fmt(args),
-        Command::Check(args) => notation_cmd::check(args),
-    };
-    {
-        match result {
-            Ok(outcome) => outcome,
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Outcome::Legal,
-            Err(e) => {
-                eprintln!("railnote: {e}");
-                Outcome::Failed
-            }
+    match &cli.command {
+        Command::Replay(args) => io_outcome(replay(args)),
+        Command::Convert(args) => io_outcome(notation_cmd::convert(args)),
+        Command::Fmt(args) => io_outcome(notation_cmd::fmt(args)),
+        Command::Check(args) => io_outcome(notation_cmd::check(args)),
+        Command::Moves(args) => io_outcome(moves(args)),
+        Command::Selfplay(args) => io_outcome(selfplay(args)),
+    }
+}
+
+fn io_outcome(result: io::Result<Outcome>) -> Outcome {
+    match result {
+        Ok(outcome) => outcome,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Outcome::Legal,
+        Err(e) => {
+            eprintln!("railnote: {e}");
+            Outcome::Failed
         }
     }
 }
@@ -333,4 +393,129 @@ fn reject(
         out.flush()?;
     }
     Ok(Outcome::Rejected)
+}
+
+fn moves(args: &MovesArgs) -> io::Result<Outcome> {
+    let bytes = std::fs::read(&args.file).map_err(|e| with_path(&args.file, e))?;
+    let name = args.file.display().to_string();
+    let log = match import(&name, &bytes) {
+        Ok(log) => log,
+        Err(e) => return reject(args.format, FailureReport::from(&e), e),
+    };
+    let mut replay = match Replay::new(&log) {
+        Ok(r) => r,
+        Err(e) => return reject(args.format, FailureReport::from(&e), ReplayError::from(e)),
+    };
+    let target: Option<Result<usize, String>> = args.at.as_ref().map(|at| {
+        at.trim()
+            .parse::<usize>()
+            .map_err(|_| at.trim().to_string())
+    });
+    let reached = |game: &crate::engine::Game, index: usize| match &target {
+        None => false,
+        Some(Ok(n)) => *n == index,
+        Some(Err(label)) => game.round_label() == *label,
+    };
+    if !reached(replay.game(), 0) {
+        loop {
+            match replay.step() {
+                None => {
+                    if target.is_some() {
+                        eprintln!(
+                            "railnote: --at {}: no such state (the log has {} actions)",
+                            args.at.as_deref().unwrap_or_default(),
+                            replay.processed()
+                        );
+                        return Ok(Outcome::Failed);
+                    }
+                    break;
+                }
+                Some(Err(e)) => {
+                    return reject(args.format, FailureReport::from(&e), ReplayError::from(e))
+                }
+                Some(Ok(p)) => {
+                    if reached(replay.game(), p.index) {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    let game = replay.game();
+    let report = MovesReport::new(game, &game.legal_actions(), replay.processed());
+    let mut out = io::stdout().lock();
+    match args.format {
+        Format::Text => write!(out, "{report}")?,
+        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?,
+    }
+    out.flush()?;
+    Ok(Outcome::Legal)
+}
+
+fn selfplay(args: &SelfplayArgs) -> io::Result<Outcome> {
+    let policy = match args.policy {
+        PolicyArg::Random => Policy::Random,
+        PolicyArg::Greedy => Policy::Greedy,
+    };
+    let mut outcome = Outcome::Legal;
+    for seed in args.seed..args.seed.saturating_add(args.games.max(1)) {
+        let played = match crate::selfplay::play(&args.title, args.players, seed, policy) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("railnote: {e}");
+                return Ok(Outcome::Failed);
+            }
+        };
+        if !played.game.finished {
+            outcome = Outcome::Rejected;
+        }
+        let log = json_log::game_log(&played.setup, seed, &played.actions, &played.game);
+        let text = serde_json::to_string_pretty(&log)?;
+        let summary = format!(
+            "seed {seed}: {} after {} actions, {} ({})",
+            if played.game.finished {
+                "finished"
+            } else {
+                "unfinished"
+            },
+            played.actions.len(),
+            played.game.round_label(),
+            played
+                .game
+                .end_reason
+                .map_or("no end", crate::engine::GameEndReason::as_str)
+        );
+        if args.games > 1 {
+            if let Some(dir) = &args.output {
+                std::fs::create_dir_all(dir).map_err(|e| with_path(dir, e))?;
+                let path = dir.join(format!("{seed}.json"));
+                std::fs::write(&path, &text).map_err(|e| with_path(&path, e))?;
+            }
+            println!("{summary}");
+            continue;
+        }
+        match (args.format, &args.output) {
+            (Format::Json, Some(path)) => {
+                std::fs::write(path, format!("{text}\n")).map_err(|e| with_path(path, e))?;
+                eprintln!("{summary}");
+            }
+            (Format::Json, None) => {
+                let mut out = io::stdout().lock();
+                writeln!(out, "{text}")?;
+                out.flush()?;
+            }
+            (Format::Text, _) => {
+                if let Some(path) = &args.output {
+                    std::fs::write(path, format!("{text}\n")).map_err(|e| with_path(path, e))?;
+                }
+                let mut out = io::stdout().lock();
+                writeln!(out, "{summary}")?;
+                for (p, v) in played.game.player_values() {
+                    writeln!(out, "  {:<12} {v}", played.game.player(p).name)?;
+                }
+                out.flush()?;
+            }
+        }
+    }
+    Ok(outcome)
 }

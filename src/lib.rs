@@ -28,3 +28,4 @@ pub mod log;
 pub mod notation;
 pub mod output;
 pub mod replay;
+pub mod selfplay;

@@ -16,6 +16,8 @@ mod output;
 /// The binary: exit codes, stdout/stderr contract.
 mod cli;
 
+/// Legal-move generation agrees with the legality check (fixtures and self-play).
+mod legal;
 /// The railnote notation: fixture round trips (JSON → notation → JSON), fmt idempotence,
 /// samples, and a snapshot of every diagnostic kind.
 mod notation;

@@ -36,7 +36,7 @@ pub(crate) struct AuctionRound {
     /// The seat whose turn it is (index into the game's seats).
     pub(crate) entity_index: usize,
     /// A buyer who must now set a par price (CFLV → Nord).
-    pending_par: Option<(PlayerId, CorpId)>,
+    pub(crate) pending_par: Option<(PlayerId, CorpId)>,
     /// Whether any private has been sold.
     bought: bool,
     /// Privates with an entry in the reference's bid table (see `all_passed`).
@@ -86,7 +86,7 @@ impl AuctionRound {
     }
 
     /// The private under auction: the cheapest one when it has several bids.
-    fn auctioning(&self) -> Option<CompanyId> {
+    pub(crate) fn auctioning(&self) -> Option<CompanyId> {
         let first = *self.companies.first()?;
         (self.bids_for(first).len() > 1).then_some(first)
     }
@@ -107,7 +107,7 @@ impl AuctionRound {
         game.seats.get(self.entity_index).copied()
     }
 
-    fn face_price(&self, game: &Game, company: CompanyId) -> Money {
+    pub(crate) fn face_price(&self, game: &Game, company: CompanyId) -> Money {
         let value = game.title.company(company).value;
         if Some(company) == self.cheapest {
             value - self.discount
@@ -116,7 +116,7 @@ impl AuctionRound {
         }
     }
 
-    fn min_bid(&self, game: &Game, company: CompanyId) -> Money {
+    pub(crate) fn min_bid(&self, game: &Game, company: CompanyId) -> Money {
         if self.auctioning().is_none() && self.companies.first() == Some(&company) {
             return self.face_price(game, company);
         }
@@ -133,7 +133,7 @@ impl AuctionRound {
             .sum()
     }
 
-    fn max_bid(&self, game: &Game, player: PlayerId, company: CompanyId) -> Money {
+    pub(crate) fn max_bid(&self, game: &Game, player: PlayerId, company: CompanyId) -> Money {
         let own = self
             .bids_for(company)
             .iter()

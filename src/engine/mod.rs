@@ -10,6 +10,7 @@ pub mod state;
 pub mod title;
 
 mod auction;
+mod legal;
 mod market;
 mod operating;
 mod shares;
@@ -18,6 +19,7 @@ mod stock;
 use std::collections::BTreeMap;
 
 pub use error::RuleViolation;
+pub use legal::{LegalAction, LegalActions};
 pub use state::{
     Company, CompanyOwner, Corporation, GameEndReason, MarketPos, Player, Train, TrainOwner,
 };

@@ -59,17 +59,17 @@ pub(crate) struct OperatingRound {
     pub(crate) round_num: u8,
     order: Vec<CorpId>,
     index: usize,
-    step: OrStep,
+    pub(crate) step: OrStep,
     revenue: Money,
     depot_kinds_bought: Vec<TrainKind>,
     /// Price per share of the last emergency sale (limits cheaper purchases from others).
-    last_share_sold_price: Option<Money>,
+    pub(crate) last_share_sold_price: Option<Money>,
     /// A corporation above its train limit after a phase change; it must discard first.
-    discarding: Option<CorpId>,
+    pub(crate) discarding: Option<CorpId>,
     /// The private and hex of a teleport lay (CdH) whose free token is still to be placed.
     teleport: Option<(CompanyId, HexId)>,
     /// Tokens lifted by a lay on a trackless multi-city tile, to be placed again on that hex.
-    pending_tokens: Vec<(CorpId, HexId)>,
+    pub(crate) pending_tokens: Vec<(CorpId, HexId)>,
 }
 
 fn or(game: &Game) -> &OperatingRound {
@@ -103,7 +103,7 @@ impl OperatingRound {
         })
     }
 
-    fn current(&self) -> Option<CorpId> {
+    pub(crate) fn current(&self) -> Option<CorpId> {
         self.order.get(self.index).copied()
     }
 }
@@ -243,7 +243,7 @@ impl Game {
 
     // ----- waiting predicates -------------------------------------------------------------
 
-    fn next_token_price(&self, corp: CorpId) -> Option<Money> {
+    pub(crate) fn next_token_price(&self, corp: CorpId) -> Option<Money> {
         let c = self.corp(corp);
         let used = self.title.corp(corp).tokens.len() - c.tokens_unused as usize;
         self.title.corp(corp).tokens.get(used).copied()
@@ -286,7 +286,7 @@ impl Game {
 
     /// Trains the depot offers: the next type, types made available by the phase, one of each
     /// type in the pool.
-    fn depot_offer(&self) -> Vec<TrainId> {
+    pub(crate) fn depot_offer(&self) -> Vec<TrainId> {
         let mut out: Vec<TrainId> = Vec::new();
         let upcoming: Vec<&crate::engine::state::Train> = self
             .trains
@@ -328,7 +328,7 @@ impl Game {
             .is_some_and(|i| i <= self.phase)
     }
 
-    fn others_trains(&self, corp: CorpId) -> Vec<TrainId> {
+    pub(crate) fn others_trains(&self, corp: CorpId) -> Vec<TrainId> {
         self.trains
             .iter()
             .filter(|t| matches!(t.owner, TrainOwner::Corporation(c) if c != corp))
@@ -363,7 +363,7 @@ impl Game {
     }
 
     /// (new train, traded train, price) for every trade-in the corporation could make.
-    fn discountable_trains(&self, corp: CorpId) -> Vec<(TrainId, TrainId, Money)> {
+    pub(crate) fn discountable_trains(&self, corp: CorpId) -> Vec<(TrainId, TrainId, Money)> {
         let mut out = Vec::new();
         for offered in self.depot_offer() {
             let def = self.title.train(offered.kind);
@@ -414,7 +414,7 @@ impl Game {
         })
     }
 
-    fn company_no_buy(&self, company: CompanyId) -> bool {
+    pub(crate) fn company_no_buy(&self, company: CompanyId) -> bool {
         self.title
             .company(company)
             .abilities
@@ -444,7 +444,7 @@ impl Game {
     // ----- helpers for blocked hexes --------------------------------------------------------
 
     /// Hexes blocked by privates that players own.
-    fn blocked_hexes(&self) -> Vec<HexId> {
+    pub(crate) fn blocked_hexes(&self) -> Vec<HexId> {
         let mut out = Vec::new();
         for (i, c) in self.companies.iter().enumerate() {
             if c.closed || !matches!(c.owner, CompanyOwner::Player(_)) {
@@ -580,6 +580,12 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
             OrStep::Track | OrStep::Token | OrStep::BuyTrain | OrStep::BuyCompany,
             Action::Pass { .. },
         ) => {
+            if step == OrStep::BuyTrain && game.must_buy_train(corp) {
+                return Err(RuleViolation::Train(format!(
+                    "{} has no train and must buy one",
+                    game.title.corp(corp).sym
+                )));
+            }
             game.next_or_step();
         }
         (
@@ -608,11 +614,15 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
                 ..
             },
         ) => {
+            let from_depot = game
+                .trains
+                .iter()
+                .any(|t| t.id == *train && t.owner == TrainOwner::Depot);
             buy_train(game, corp, *train, *price, *exchange)?;
             if game.finished {
                 return Ok(());
             }
-            if or(game).discarding.is_none() && !game.train_step_waits_after_buy(corp) {
+            if or(game).discarding.is_none() && !game.train_step_waits_after_buy(corp, from_depot) {
                 game.next_or_step();
             }
         }
@@ -1033,13 +1043,18 @@ impl Game {
         format!("{}-{}", self.title.train(id.kind).name, id.copy)
     }
 
-    fn train_step_waits_after_buy(&mut self, corp: CorpId) -> bool {
-        // Single train of each type from the depot: the step ends once nothing else can be bought.
-        let bought = or(self).depot_kinds_bought.clone();
-        let any_buyable = self.depot_offer().iter().any(|t| !bought.contains(&t.kind))
-            || !self.others_trains(corp).is_empty();
-        if !any_buyable {
-            return false;
+    /// Whether the train step still waits after a purchase (reference `BuyTrain` +
+    /// `BuySingleTrainOfType#process_buy_train`): it ends when no train is affordable; after a
+    /// purchase from the depot also when every offered train is of a type already bought from
+    /// the depot this turn (a purchase from another corporation does not check that).
+    fn train_step_waits_after_buy(&mut self, corp: CorpId, from_depot: bool) -> bool {
+        if from_depot {
+            let bought = or(self).depot_kinds_bought.clone();
+            let any_buyable = self.depot_offer().iter().any(|t| !bought.contains(&t.kind))
+                || !self.others_trains(corp).is_empty();
+            if !any_buyable {
+                return false;
+            }
         }
         self.can_buy_train(corp)
     }
@@ -1399,7 +1414,7 @@ fn discard_train(game: &mut Game, corp: CorpId, train: TrainId) -> Result<(), Ru
     game.check_train_limits();
     if or(game).discarding.is_none() {
         let current = or(game).current().expect("operating corporation");
-        if or(game).step == OrStep::BuyTrain && !game.train_step_waits_after_buy(current) {
+        if or(game).step == OrStep::BuyTrain && !game.train_step_waits_after_buy(current, false) {
             game.next_or_step();
         }
         game.skip_steps();

@@ -4,6 +4,8 @@
 //! order or sorted keys — never hash order).
 
 mod failure;
+pub mod json_log;
+mod moves;
 mod score;
 mod snapshot;
 
@@ -12,6 +14,7 @@ use std::fmt;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 pub use failure::{FailureDetail, FailureReport};
+pub use moves::{describe, MoveGroup, MovesReport};
 pub use score::{ScoreReport, Standing};
 pub use snapshot::{
     CompanySnapshot, CorporationSnapshot, PlayerSnapshot, PriceSnapshot, Snapshot, TileSnapshot,

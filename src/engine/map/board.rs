@@ -368,7 +368,7 @@ impl Board {
         self.legal_rotations_with(map, hex, tile, reach.as_ref(), false)
     }
 
-    fn legal_rotations_with(
+    pub(crate) fn legal_rotations_with(
         &self,
         map: &MapData,
         hex: HexIdx,

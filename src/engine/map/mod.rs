@@ -19,6 +19,7 @@ pub use data::{
     ireland, jr30, Colour, End, Gauge, HexDef, HexIdx, Layout, MapData, MapDataError, MapRules,
     NodeDef, NodeKind, PathDef, Revenue, RouteUse, TileDef,
 };
+pub(crate) use graph::Reach;
 pub use route::{
     jr30_port_rule, plain_revenue, DistanceMode, RevenueHook, RouteError, RouteErrorKind,
     RouteRevenue, RunContext, Stop, TrainRoute, SHANNON_HEXES,

@@ -1,0 +1,1085 @@
+//! Legal-move generation: every action the current step accepts, with the complete set of
+//! parameters where that set is finite (shakmaty's `legal_moves` next to `is_legal`).
+//!
+//! The generator asks the engine's own predicates for the candidates (bid limits, sell
+//! bundles, the track reach, the train offer) and then keeps only those [`Game::check`]
+//! accepts, so the list can never disagree with the verdict. Tile lays are the exception for
+//! speed: they come from the same rotation predicate `check_lay` uses (one reach per state),
+//! and the agreement tests replay every listed lay through `check`.
+//!
+//! Prices that are free within bounds (bids, private purchases, trains bought from another
+//! corporation) are listed once with their inclusive range. Runs are represented by the best
+//! run the built-in route search finds plus the empty run; any other run is judged by `check`
+//! ([`LegalActions::contains`]).
+
+use std::fmt;
+
+use crate::action::{Action, BidTarget, DividendKind, Entity, MarketCell, RouteSpec};
+use crate::engine::map::{jr30_port_rule, End, HexIdx, Reach, Station, TrainRoute};
+use crate::engine::operating::OrStep;
+use crate::engine::shares::Holder;
+use crate::engine::state::CompanyOwner;
+use crate::engine::title::Ability;
+use crate::engine::{Game, Round, RuleViolation};
+use crate::ids::{
+    CityRef, CompanyId, CorpId, HexId, Money, Percent, PlayerId, Rotation, ShareId, TileId,
+};
+
+/// One legal action; for actions with a free price, the inclusive range of legal prices.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LegalAction {
+    /// The action, at the lowest legal price when [`LegalAction::max_price`] is set.
+    pub action: Action,
+    /// The highest legal price, when the price may be chosen (bids, private purchases, trains
+    /// from other corporations). Every price from the action's price to this one is legal.
+    pub max_price: Option<Money>,
+}
+
+impl LegalAction {
+    fn exact(action: Action) -> LegalAction {
+        LegalAction {
+            action,
+            max_price: None,
+        }
+    }
+
+    /// The lowest and highest legal price, for ranged actions.
+    pub fn price_range(&self) -> Option<(Money, Money)> {
+        let max = self.max_price?;
+        price_of(&self.action).map(|min| (min, max))
+    }
+
+    /// The action at another price (for ranged actions); the price is not checked.
+    pub fn at_price(&self, price: Money) -> Action {
+        let mut a = self.action.clone();
+        match &mut a {
+            Action::Bid { price: p, .. }
+            | Action::BuyCompany { price: p, .. }
+            | Action::BuyTrain { price: p, .. } => *p = price,
+            _ => {}
+        }
+        a
+    }
+}
+
+/// Every legal action at a state, in generation order (step order, then title order).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LegalActions {
+    /// The entity the game waits for (others may still act: private exchanges).
+    pub acting: Option<Entity>,
+    /// The actions.
+    pub actions: Vec<LegalAction>,
+    /// The current step takes `run_routes`: any run `check` accepts is legal, not only the
+    /// listed ones.
+    pub any_run: bool,
+}
+
+impl LegalActions {
+    /// Number of listed actions (a price range counts once).
+    pub fn len(&self) -> usize {
+        self.actions.len()
+    }
+
+    /// Whether nothing is legal (the game is over).
+    pub fn is_empty(&self) -> bool {
+        self.actions.is_empty()
+    }
+
+    /// Whether `action` is one of the legal actions at `game` (the state this list was made
+    /// for): equal up to equivalent certificates and tile copies, informational fields (token
+    /// slot and cost) and prices within a listed range. Runs not listed are judged by `check`.
+    pub fn contains(&self, game: &Game, action: &Action) -> bool {
+        if let Action::RunRoutes { .. } = action {
+            if self.any_run {
+                return game.check(action).is_ok();
+            }
+        }
+        let (key, price) = key_of(game, action);
+        self.actions.iter().any(|l| {
+            let (k, lo) = key_of(game, &l.action);
+            if k != key {
+                return false;
+            }
+            match (price, lo) {
+                (Some(p), Some(lo)) => p >= lo && p <= l.max_price.unwrap_or(lo),
+                _ => true,
+            }
+        })
+    }
+
+    /// The actions grouped by kind (`type_name`), kinds in first-appearance order.
+    pub fn grouped(&self) -> Vec<(&'static str, Vec<&LegalAction>)> {
+        let mut out: Vec<(&'static str, Vec<&LegalAction>)> = Vec::new();
+        for a in &self.actions {
+            let kind = a.action.type_name();
+            match out.iter_mut().find(|(k, _)| *k == kind) {
+                Some((_, list)) => list.push(a),
+                None => out.push((kind, vec![a])),
+            }
+        }
+        out
+    }
+}
+
+fn price_of(a: &Action) -> Option<Money> {
+    match a {
+        Action::Bid { price, .. }
+        | Action::BuyCompany { price, .. }
+        | Action::BuyTrain { price, .. } => Some(*price),
+        _ => None,
+    }
+}
+
+/// A comparison key: the action with equivalent choices made canonical, and its price apart.
+fn key_of(game: &Game, a: &Action) -> (String, Option<Money>) {
+    let price = price_of(a);
+    let key = match a {
+        Action::Bid { entity, target, .. } => format!("bid {entity:?} {target:?}"),
+        Action::BuyCompany {
+            entity, company, ..
+        } => format!("buy_company {entity:?} {company:?}"),
+        Action::BuyTrain {
+            entity,
+            train,
+            exchange,
+            ..
+        } => format!("buy_train {entity:?} {train:?} {exchange:?}"),
+        Action::PlaceToken { entity, city, .. } => format!("place_token {entity:?} {city:?}"),
+        Action::LayTile {
+            entity,
+            hex,
+            tile,
+            rotation,
+        } => format!(
+            "lay_tile {entity:?} {hex} {:?} {rotation} {}",
+            tile.def,
+            game.board.in_supply(*tile)
+        ),
+        Action::BuyShares {
+            entity,
+            shares,
+            percent,
+        } => {
+            let holder = shares.first().and_then(|s| game.holder_of(*s));
+            let pct: u8 = shares.iter().map(|s| game.share_percent(*s)).sum();
+            let pres = shares.iter().any(|s| s.index == 0);
+            let same = shares
+                .iter()
+                .all(|s| game.holder_of(*s) == holder && s.corp == shares[0].corp)
+                && distinct(shares);
+            format!(
+                "buy_shares {entity:?} {:?} {holder:?} {same} n={} pres={pres} pct={}",
+                shares.first().map(|s| s.corp),
+                shares.len(),
+                percent.map_or(pct, |p| p.0)
+            )
+        }
+        Action::SellShares {
+            entity,
+            shares,
+            percent,
+        } => {
+            let pct: u8 = shares.iter().map(|s| game.share_percent(*s)).sum();
+            let pres = shares.iter().any(|s| s.index == 0);
+            let held = match entity {
+                Entity::Player(p) => shares.iter().all(|s| {
+                    game.holder_of(*s) == Some(Holder::Player(*p)) && s.corp == shares[0].corp
+                }),
+                _ => false,
+            } && distinct(shares);
+            format!(
+                "sell_shares {entity:?} {:?} {held} n={} pres={pres} listed={pct} pct={}",
+                shares.first().map(|s| s.corp),
+                shares.len(),
+                percent.map_or(pct, |p| p.0)
+            )
+        }
+        other => format!("{other:?}"),
+    };
+    (key, price)
+}
+
+fn distinct(shares: &[ShareId]) -> bool {
+    shares
+        .iter()
+        .enumerate()
+        .all(|(i, s)| !shares[..i].contains(s))
+}
+
+impl Game {
+    /// Checks an action without applying it: the verdict [`Game::process`] would give.
+    ///
+    /// # Errors
+    /// The rule the action breaks.
+    pub fn check(&self, action: &Action) -> Result<(), RuleViolation> {
+        if self.finished {
+            return Err(RuleViolation::GameOver);
+        }
+        if let Action::Program { .. } = action {
+            return Ok(());
+        }
+        let mut next = self.clone();
+        next.apply(action)
+    }
+
+    /// Whether `check` accepts the action.
+    pub fn is_legal(&self, action: &Action) -> bool {
+        self.check(action).is_ok()
+    }
+
+    /// Every legal action at this state (see the module docs).
+    pub fn legal_actions(&self) -> LegalActions {
+        let mut gen = Gen {
+            game: self,
+            out: LegalActions {
+                acting: self.acting_entity(),
+                ..LegalActions::default()
+            },
+            keys: Vec::new(),
+        };
+        if self.finished {
+            return gen.out;
+        }
+        match &self.round {
+            Round::Auction(_) => gen.auction(),
+            Round::Stock(_) => {
+                gen.stock();
+                gen.exchanges();
+            }
+            Round::Operating(_) => {
+                gen.operating();
+                gen.exchanges();
+            }
+        }
+        gen.out
+    }
+}
+
+struct Gen<'g> {
+    game: &'g Game,
+    out: LegalActions,
+    /// Keys of the checked actions listed so far (duplicates are dropped).
+    keys: Vec<String>,
+}
+
+impl Gen<'_> {
+    /// Keeps a candidate if `check` accepts it (duplicates by key are dropped).
+    fn push_checked(&mut self, action: Action) {
+        if self.game.check(&action).is_ok() {
+            self.push_unique(LegalAction::exact(action));
+        }
+    }
+
+    fn push_unique(&mut self, legal: LegalAction) {
+        let key = key_of(self.game, &legal.action).0;
+        if !self.keys.contains(&key) {
+            self.keys.push(key);
+            self.out.actions.push(legal);
+        }
+    }
+
+    /// Keeps a price range `[lo, hi]` if both ends are accepted (legality is an interval).
+    fn push_range(&mut self, action: Action, lo: Money, hi: Money) {
+        if lo > hi {
+            return;
+        }
+        let legal = LegalAction {
+            action,
+            max_price: Some(hi),
+        };
+        let low = legal.at_price(lo);
+        if self.game.check(&low).is_ok() && self.game.check(&legal.at_price(hi)).is_ok() {
+            self.out.actions.push(LegalAction {
+                action: low,
+                max_price: Some(hi),
+            });
+        }
+    }
+
+    fn par_cells(&self) -> Vec<MarketCell> {
+        let mut out = Vec::new();
+        for (r, row) in self.game.title.market.iter().enumerate() {
+            for (c, cell) in row.iter().enumerate() {
+                if let Some(cell) = cell.as_ref().filter(|c| c.par) {
+                    out.push(MarketCell {
+                        price: cell.price,
+                        row: r as u8,
+                        column: c as u8,
+                    });
+                }
+            }
+        }
+        out.sort_by_key(|c| std::cmp::Reverse(c.price));
+        out
+    }
+
+    // ----- auction ------------------------------------------------------------------------
+
+    fn auction(&mut self) {
+        let game = self.game;
+        let Round::Auction(a) = &game.round else {
+            return;
+        };
+        let Some(player) = a.acting(game) else {
+            return;
+        };
+        let entity = Entity::Player(player);
+        if let Some((_, corp)) = a.pending_par {
+            for cell in self.par_cells() {
+                self.push_checked(Action::Par { entity, corp, cell });
+            }
+            return;
+        }
+        let targets: Vec<CompanyId> = match a.auctioning() {
+            Some(c) => vec![c],
+            None => a.companies.clone(),
+        };
+        for (i, company) in targets.into_iter().enumerate() {
+            let bid = |price| Action::Bid {
+                entity,
+                target: BidTarget::Company(company),
+                price,
+            };
+            if i == 0 && a.auctioning().is_none() {
+                self.push_checked(bid(a.face_price(game, company)));
+            } else {
+                let (lo, hi) = (a.min_bid(game, company), a.max_bid(game, player, company));
+                self.push_range(bid(lo), lo, hi);
+            }
+        }
+        self.push_checked(Action::Pass { entity });
+    }
+
+    // ----- stock round --------------------------------------------------------------------
+
+    fn stock(&mut self) {
+        let game = self.game;
+        let Some(Entity::Player(player)) = game.acting_entity() else {
+            return;
+        };
+        let entity = Entity::Player(player);
+        for corp in (0..game.corps.len()).map(|i| CorpId(i as u8)) {
+            self.sells(player, corp);
+        }
+        for corp in (0..game.corps.len()).map(|i| CorpId(i as u8)) {
+            self.buys(entity, corp);
+        }
+        let cells = self.par_cells();
+        for corp in (0..game.corps.len()).map(|i| CorpId(i as u8)) {
+            if game.corp(corp).ipoed || game.corp(corp).closed {
+                continue;
+            }
+            for &cell in &cells {
+                if Money(cell.price.0 * 2) <= game.player(player).cash {
+                    self.push_checked(Action::Par { entity, corp, cell });
+                }
+            }
+        }
+        self.push_checked(Action::Pass { entity });
+    }
+
+    /// Sales: the reference's bundles (normal certificates first, the president's last, the
+    /// partial president bundle), and any other choice of certificates sold whole (the
+    /// president's certificate with fewer normal ones), which `check` also accepts.
+    fn sells(&mut self, player: PlayerId, corp: CorpId) {
+        let game = self.game;
+        for (shares, pct) in game.sell_bundles(player, corp) {
+            self.push_checked(Action::SellShares {
+                entity: Entity::Player(player),
+                shares,
+                percent: Some(Percent(pct)),
+            });
+        }
+        let held: Vec<ShareId> = game
+            .player(player)
+            .shares
+            .iter()
+            .copied()
+            .filter(|s| s.corp == corp)
+            .collect();
+        let Some(&president) = held.iter().find(|s| s.index == 0) else {
+            return;
+        };
+        let normal: Vec<ShareId> = held.iter().copied().filter(|s| s.index != 0).collect();
+        let step = game.normal_share_percent(corp);
+        for k in 0..=normal.len() {
+            let mut shares = vec![president];
+            shares.extend_from_slice(&normal[..k]);
+            let listed: u8 = shares.iter().map(|s| game.share_percent(*s)).sum();
+            for pct in [listed, listed.saturating_sub(step)] {
+                if pct > 0 {
+                    self.push_checked(Action::SellShares {
+                        entity: Entity::Player(player),
+                        shares: shares.clone(),
+                        percent: Some(Percent(pct)),
+                    });
+                }
+            }
+        }
+    }
+
+    fn buys(&mut self, entity: Entity, corp: CorpId) {
+        let game = self.game;
+        let multiple = game
+            .corp(corp)
+            .share_price
+            .and_then(|p| game.title.cell(p.row, p.column))
+            .is_some_and(|c| c.multiple_buy);
+        for holder in [Holder::Ipo(corp), Holder::Pool] {
+            let certs: Vec<ShareId> = game
+                .holder_list(holder)
+                .iter()
+                .copied()
+                .filter(|s| s.corp == corp && s.index != 0)
+                .collect();
+            let most = if multiple { certs.len() } else { 1 };
+            for n in 1..=most.min(certs.len()) {
+                let shares = certs[..n].to_vec();
+                let pct = shares.iter().map(|s| game.share_percent(*s)).sum();
+                self.push_checked(Action::BuyShares {
+                    entity,
+                    shares,
+                    percent: Some(Percent(pct)),
+                });
+            }
+        }
+    }
+
+    /// Private exchanges (GCB → a B share), open to the private's owner at any time.
+    fn exchanges(&mut self) {
+        let game = self.game;
+        for (i, def) in game.title.companies.iter().enumerate() {
+            let company = CompanyId(i as u8);
+            let state = game.company(company);
+            if state.closed || !matches!(state.owner, CompanyOwner::Player(_)) {
+                continue;
+            }
+            for ability in &def.abilities {
+                let Ability::Exchange { corporation } = ability else {
+                    continue;
+                };
+                let Some(corp) = game.title.corp_by_sym(corporation) else {
+                    continue;
+                };
+                for holder in [Holder::Ipo(corp), Holder::Pool] {
+                    if let Some(share) = game
+                        .holder_list(holder)
+                        .iter()
+                        .copied()
+                        .find(|s| s.corp == corp && s.index != 0)
+                    {
+                        self.push_checked(Action::BuyShares {
+                            entity: Entity::Company(company),
+                            shares: vec![share],
+                            percent: Some(Percent(game.share_percent(share))),
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    // ----- operating round ----------------------------------------------------------------
+
+    fn operating(&mut self) {
+        let game = self.game;
+        let Round::Operating(o) = &game.round else {
+            return;
+        };
+        let Some(corp) = o.current() else {
+            return;
+        };
+        if let Some(discarding) = o.discarding {
+            for &train in &game.corp(discarding).trains {
+                self.push_checked(Action::DiscardTrain {
+                    entity: Entity::Corporation(discarding),
+                    train,
+                });
+            }
+            return;
+        }
+        if let Some(&(owner, hex)) = o.pending_tokens.first() {
+            for c in [owner, corp] {
+                self.cities_on(Entity::Corporation(c), hex);
+            }
+            return;
+        }
+        let entity = Entity::Corporation(corp);
+        match o.step {
+            OrStep::HomeToken => {
+                if let Some(home) = game.title.corp(corp).home {
+                    self.cities_on(entity, home)
+                }
+            }
+            OrStep::Track => {
+                self.track(corp);
+                self.push_checked(Action::Pass { entity });
+            }
+            OrStep::Token => {
+                self.tokens(corp);
+                self.push_checked(Action::Pass { entity });
+            }
+            OrStep::Route => {
+                self.out.any_run = true;
+                if let Some(routes) = best_run(game, corp) {
+                    self.push_checked(Action::RunRoutes { entity, routes });
+                }
+                self.push_checked(Action::RunRoutes {
+                    entity,
+                    routes: Vec::new(),
+                });
+            }
+            OrStep::Dividend => {
+                for kind in [DividendKind::Payout, DividendKind::Withhold] {
+                    self.push_checked(Action::Dividend { entity, kind });
+                }
+            }
+            OrStep::BuyTrain => self.trains(corp),
+            OrStep::BuyCompany => self.push_checked(Action::Pass { entity }),
+        }
+        if o.step != OrStep::HomeToken {
+            self.special_lays(corp);
+            self.company_buys(corp);
+        }
+    }
+
+    fn cities_on(&mut self, entity: Entity, hex: HexId) {
+        let game = self.game;
+        let map = game.title.map;
+        let Some(h) = map.hex_index(hex) else {
+            return;
+        };
+        let (tile, _) = game.board.tile_at(h);
+        let def = map.tile_def(tile.def);
+        for &node in &def.cities {
+            let part = def.nodes[usize::from(node)].part;
+            self.push_checked(Action::PlaceToken {
+                entity,
+                city: CityRef { tile, part },
+                slot: None,
+                cost: None,
+            });
+        }
+    }
+
+    /// The first copy of each tile definition still in the supply, in manifest order.
+    fn supply(&self) -> Vec<TileId> {
+        let map = self.game.title.map;
+        let mut out = Vec::new();
+        for (d, def) in map.tiles.iter().enumerate() {
+            if def.preprinted {
+                continue;
+            }
+            let def_id = crate::ids::TileDefId(d as u16);
+            if let Some(copy) = (0..def.count.min(64))
+                .find(|&copy| self.game.board.in_supply(TileId { def: def_id, copy }))
+            {
+                out.push(TileId { def: def_id, copy });
+            }
+        }
+        out
+    }
+
+    fn track(&mut self, corp: CorpId) {
+        let game = self.game;
+        let map = game.title.map;
+        let reach = Reach::compute(map, &game.board, corp);
+        let blocked = game.blocked_hexes();
+        let colours = &game.title.phases[game.phase].tiles;
+        let cash = game.corp(corp).cash;
+        let supply: Vec<TileId> = self
+            .supply()
+            .into_iter()
+            .filter(|t| colours.contains(&map.tile_def(t.def).colour))
+            .collect();
+        for (h, hd) in map.hexes.iter().enumerate() {
+            if reach.edges[h] == 0 || blocked.contains(&hd.id) {
+                continue;
+            }
+            let hex = HexIdx(h as u16);
+            let old = game.board.tile_def(map, hex);
+            if old.upgrade_cost > 0 && Money(old.upgrade_cost) > cash {
+                continue;
+            }
+            for &tile in &supply {
+                let rotations =
+                    game.board
+                        .legal_rotations_with(map, hex, tile, Some(&reach), false);
+                for r in 0..6u8 {
+                    if rotations & (1 << r) != 0 {
+                        self.out.actions.push(LegalAction::exact(Action::LayTile {
+                            entity: Entity::Corporation(corp),
+                            hex: hd.id,
+                            tile,
+                            rotation: Rotation::new(r).unwrap_or_default(),
+                        }));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Tile lays through an owned private's ability (E-SF on B8), at any point of the turn.
+    fn special_lays(&mut self, corp: CorpId) {
+        let game = self.game;
+        let map = game.title.map;
+        let supply = self.supply();
+        for &company in &game.corp(corp).companies {
+            if game.company(company).uses_left == 0 || game.company(company).closed {
+                continue;
+            }
+            for ability in &game.title.company(company).abilities {
+                let Ability::TileLay { hexes, tiles, .. } = ability else {
+                    continue;
+                };
+                for hex in hexes.iter().filter_map(|h| h.parse::<HexId>().ok()) {
+                    let Some(h) = map.hex_index(hex) else {
+                        continue;
+                    };
+                    for &tile in supply
+                        .iter()
+                        .filter(|t| tiles.contains(&map.tile_def(t.def).name))
+                    {
+                        let rotations = game.board.legal_rotations_with(map, h, tile, None, false);
+                        for r in (0..6u8).filter(|r| rotations & (1 << r) != 0) {
+                            self.push_checked(Action::LayTile {
+                                entity: Entity::Company(company),
+                                hex,
+                                tile,
+                                rotation: Rotation::new(r).unwrap_or_default(),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn tokens(&mut self, corp: CorpId) {
+        let game = self.game;
+        let map = game.title.map;
+        let reach = Reach::compute(map, &game.board, corp);
+        for h in 0..map.hexes.len() {
+            let hex = HexIdx(h as u16);
+            let (tile, _) = game.board.tile_at(hex);
+            let def = map.tile_def(tile.def);
+            for (ci, &node) in def.cities.iter().enumerate() {
+                if reach.nodes[h] & (1 << node) == 0 {
+                    continue;
+                }
+                let station = Station {
+                    hex,
+                    city: ci as u8,
+                };
+                if game.board.check_token(map, corp, station, false).is_err() {
+                    continue;
+                }
+                self.push_checked(Action::PlaceToken {
+                    entity: Entity::Corporation(corp),
+                    city: CityRef {
+                        tile,
+                        part: def.nodes[usize::from(node)].part,
+                    },
+                    slot: None,
+                    cost: None,
+                });
+            }
+        }
+    }
+
+    fn trains(&mut self, corp: CorpId) {
+        let game = self.game;
+        let entity = Entity::Corporation(corp);
+        for train in game.depot_offer() {
+            let price = game.title.train(train.kind).price;
+            self.push_checked(Action::BuyTrain {
+                entity,
+                train,
+                price,
+                exchange: None,
+            });
+        }
+        for (train, traded, price) in game.discountable_trains(corp) {
+            self.push_checked(Action::BuyTrain {
+                entity,
+                train,
+                price,
+                exchange: Some(traded),
+            });
+        }
+        let cash = game.corp(corp).cash;
+        let president_cash = game
+            .corp(corp)
+            .president
+            .map_or(Money::ZERO, |p| game.player(p).cash);
+        for train in game.others_trains(corp) {
+            let buy = |price| Action::BuyTrain {
+                entity,
+                train,
+                price,
+                exchange: None,
+            };
+            self.push_range(buy(Money(1)), Money(1), cash);
+            // Emergency: the president tops up, up to the face price.
+            let face = game.title.train(train.kind).price;
+            let mut lo = cash + Money(1);
+            if let Round::Operating(o) = &game.round {
+                if let Some(sold) = o.last_share_sold_price {
+                    lo = lo.max(cash + president_cash - sold + Money(1));
+                }
+            }
+            let lo = lo.max(Money(1));
+            let hi = face.min(cash + president_cash);
+            self.push_range(buy(lo), lo, hi);
+        }
+        if let Some(president) = game.corp(corp).president {
+            for c in (0..game.corps.len()).map(|i| CorpId(i as u8)) {
+                self.sells(president, c);
+            }
+        }
+        self.push_checked(Action::Pass { entity });
+        self.push_checked(Action::Bankrupt { entity });
+    }
+
+    fn company_buys(&mut self, corp: CorpId) {
+        let game = self.game;
+        if !game.title.phases[game.phase].can_buy_companies {
+            return;
+        }
+        let cash = game.corp(corp).cash;
+        for (i, def) in game.title.companies.iter().enumerate() {
+            let company = CompanyId(i as u8);
+            let state = game.company(company);
+            if state.closed
+                || !matches!(state.owner, CompanyOwner::Player(_))
+                || game.company_no_buy(company)
+            {
+                continue;
+            }
+            let lo = Money((def.value.0 + 1) / 2);
+            let hi = Money(def.value.0 * 2).min(cash);
+            self.push_range(
+                Action::BuyCompany {
+                    entity: Entity::Corporation(corp),
+                    company,
+                    price: lo,
+                },
+                lo,
+                hi,
+            );
+        }
+    }
+}
+
+// ----- route search ------------------------------------------------------------------------
+
+/// A stop: hex index and node index on its tile.
+type NodeRef = (u16, u8);
+
+/// A stretch of track from one stop to the next: the hexes walked and the (hex, path) used.
+#[derive(Debug, Clone)]
+struct Segment {
+    to: NodeRef,
+    hexes: Vec<u16>,
+    paths: Vec<(u16, u8)>,
+    /// The last path is terminal (the route must end there).
+    terminal: bool,
+}
+
+/// A route under construction: stops in order, segments between them.
+#[derive(Debug, Clone)]
+struct Walk {
+    stops: Vec<NodeRef>,
+    segments: Vec<Segment>,
+}
+
+/// Most walks explored from one station (bounds the search for long trains).
+const MAX_WALKS: usize = 400;
+
+/// Segments leaving a stop: every way along the track to the next node.
+fn segments_from(game: &Game, from: NodeRef) -> Vec<Segment> {
+    let map = game.title.map;
+    let board = &game.board;
+    let mut out = Vec::new();
+    let (h, n) = from;
+    let (tile, rot) = board.tile_at(HexIdx(h));
+    let t = map.tile_def(tile.def);
+    for (pi, p) in t.paths.iter().enumerate() {
+        if !p.nodes().any(|m| m == n) {
+            continue;
+        }
+        let other = if p.a == End::Node(n) { p.b } else { p.a };
+        let mut seg = Segment {
+            to: from,
+            hexes: vec![h],
+            paths: vec![(h, pi as u8)],
+            terminal: p.terminal,
+        };
+        match other {
+            End::Node(m) => {
+                seg.to = (h, m);
+                out.push(seg);
+            }
+            End::Edge(e) => {
+                let e = End::Edge(e).rotated(rot.get());
+                let End::Edge(e) = e else { continue };
+                follow(game, &mut seg, h, e, p.gauge, &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// Continues a segment across edge `e` of hex `h`.
+fn follow(
+    game: &Game,
+    seg: &mut Segment,
+    h: u16,
+    e: u8,
+    gauge: crate::engine::map::Gauge,
+    out: &mut Vec<Segment>,
+) {
+    let map = game.title.map;
+    let Some(nb) = map.hexes[usize::from(h)].neighbours[usize::from(e)] else {
+        return;
+    };
+    let facing = (e + 3) % 6;
+    let (tile, rot) = game.board.tile_at(nb);
+    let t = map.tile_def(tile.def);
+    for (qi, q) in t.paths.iter().enumerate() {
+        if seg.paths.contains(&(nb.0, qi as u8)) || !gauge.joins(q.gauge) {
+            continue;
+        }
+        let ends = q.ends();
+        let Some(enter) = ends
+            .iter()
+            .position(|x| x.rotated(rot.get()) == End::Edge(facing))
+        else {
+            continue;
+        };
+        let other = ends[1 - enter];
+        seg.paths.push((nb.0, qi as u8));
+        let pushed_hex = seg.hexes.last() != Some(&nb.0);
+        if pushed_hex {
+            seg.hexes.push(nb.0);
+        }
+        match other {
+            End::Node(m) => {
+                let mut s = seg.clone();
+                s.to = (nb.0, m);
+                s.terminal = q.terminal;
+                out.push(s);
+            }
+            End::Edge(_) => {
+                if let End::Edge(e2) = other.rotated(rot.get()) {
+                    if seg.hexes.len() < 40 {
+                        follow(game, seg, nb.0, e2, q.gauge, out);
+                    }
+                }
+            }
+        }
+        if pushed_hex {
+            seg.hexes.pop();
+        }
+        seg.paths.pop();
+    }
+}
+
+fn walks_from(game: &Game, corp: CorpId, start: NodeRef, max_stops: usize) -> Vec<Walk> {
+    let mut out = Vec::new();
+    let mut stack = vec![Walk {
+        stops: vec![start],
+        segments: Vec::new(),
+    }];
+    let map = game.title.map;
+    while let Some(w) = stack.pop() {
+        if out.len() >= MAX_WALKS {
+            break;
+        }
+        if w.stops.len() > 1 {
+            out.push(w.clone());
+        }
+        if w.stops.len() >= max_stops {
+            continue;
+        }
+        let last = *w.stops.last().unwrap_or(&start);
+        if w.stops.len() > 1 {
+            let ended = w.segments.last().is_some_and(|s| s.terminal);
+            if ended || game.board.node_blocks(map, HexIdx(last.0), last.1, corp) {
+                continue;
+            }
+        }
+        let mut next: Vec<Segment> = segments_from(game, last);
+        next.retain(|s| {
+            !w.stops.contains(&s.to)
+                && !s
+                    .paths
+                    .iter()
+                    .any(|p| w.segments.iter().any(|x| x.paths.contains(p)))
+        });
+        for s in next.into_iter().rev() {
+            let mut n = w.clone();
+            n.stops.push(s.to);
+            n.segments.push(s);
+            stack.push(n);
+        }
+    }
+    out
+}
+
+fn spec_of(
+    game: &Game,
+    train: crate::ids::TrainId,
+    stops: &[NodeRef],
+    segs: &[&Segment],
+) -> RouteSpec {
+    let map = game.title.map;
+    RouteSpec {
+        train,
+        connections: segs
+            .iter()
+            .map(|s| {
+                s.hexes
+                    .iter()
+                    .map(|&h| map.hexes[usize::from(h)].id)
+                    .collect()
+            })
+            .collect(),
+        revenue: None,
+        nodes: stops
+            .iter()
+            .map(|&(h, n)| {
+                let (tile, _) = game.board.tile_at(HexIdx(h));
+                (
+                    map.hexes[usize::from(h)].id,
+                    map.tile_def(tile.def).nodes[usize::from(n)].part,
+                )
+            })
+            .collect(),
+    }
+}
+
+/// Candidate routes for one train of `corp`: walks from each station, and pairs of walks
+/// joined at the station. Deterministic order.
+fn candidate_routes(
+    game: &Game,
+    corp: CorpId,
+    train: crate::ids::TrainId,
+    distance: usize,
+) -> Vec<RouteSpec> {
+    let map = game.title.map;
+    let mut out = Vec::new();
+    let max_stops = distance.min(8);
+    for station in game.board.stations(corp) {
+        let (tile, _) = game.board.tile_at(station.hex);
+        let Some(&node) = map.tile_def(tile.def).cities.get(usize::from(station.city)) else {
+            continue;
+        };
+        let start = (station.hex.0, node);
+        let walks = walks_from(game, corp, start, max_stops);
+        for w in &walks {
+            let segs: Vec<&Segment> = w.segments.iter().collect();
+            out.push(spec_of(game, train, &w.stops, &segs));
+        }
+        // Station in the middle: reverse one walk and continue with another.
+        if game.board.node_blocks(map, station.hex, node, corp) {
+            continue;
+        }
+        for (i, a) in walks.iter().enumerate() {
+            if a.segments.last().is_some_and(|s| s.terminal) && a.segments.len() > 1 {
+                // An offboard end is fine as the far end of the reversed half.
+            }
+            for b in &walks[i + 1..] {
+                if a.stops.len() + b.stops.len() - 1 > max_stops {
+                    continue;
+                }
+                if a.stops[1..].iter().any(|s| b.stops.contains(s))
+                    || a.segments.iter().any(|x| {
+                        x.paths
+                            .iter()
+                            .any(|p| b.segments.iter().any(|y| y.paths.contains(p)))
+                    })
+                {
+                    continue;
+                }
+                let mut stops: Vec<NodeRef> = a.stops.iter().rev().copied().collect();
+                stops.extend_from_slice(&b.stops[1..]);
+                let mut segs: Vec<Segment> = a
+                    .segments
+                    .iter()
+                    .rev()
+                    .map(|s| {
+                        let mut s = s.clone();
+                        s.hexes.reverse();
+                        s
+                    })
+                    .collect();
+                segs.extend(b.segments.iter().cloned());
+                let refs: Vec<&Segment> = segs.iter().collect();
+                out.push(spec_of(game, train, &stops, &refs));
+                if out.len() > 4 * MAX_WALKS {
+                    return out;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The best run the search finds: trains from the longest, each taking the best route that
+/// still fits with the routes already chosen. `None` if no train can run.
+pub(crate) fn best_run(game: &Game, corp: CorpId) -> Option<Vec<RouteSpec>> {
+    let map = game.title.map;
+    let colours = &game.title.phases[game.phase].tiles;
+    let mut trains: Vec<crate::ids::TrainId> = game
+        .corp(corp)
+        .trains
+        .iter()
+        .copied()
+        .filter(|t| !game.trains.iter().any(|x| x.id == *t && x.operated))
+        .collect();
+    trains.sort_by_key(|t| {
+        (
+            std::cmp::Reverse(game.title.train(t.kind).distance),
+            t.kind,
+            t.copy,
+        )
+    });
+    let mut chosen: Vec<RouteSpec> = Vec::new();
+    for train in trains {
+        let distance = usize::from(game.title.train(train.kind).distance);
+        let mut best: Option<(Money, RouteSpec)> = None;
+        for spec in candidate_routes(game, corp, train, distance) {
+            let mut all = chosen.clone();
+            all.push(spec);
+            let routes: Vec<TrainRoute<'_>> = all
+                .iter()
+                .map(|r| TrainRoute {
+                    spec: r,
+                    distance: u32::from(game.title.train(r.train.kind).distance),
+                })
+                .collect();
+            let Ok(rev) = game
+                .board
+                .compute_run(map, corp, &routes, colours, jr30_port_rule)
+            else {
+                continue;
+            };
+            let revenue = rev.last().map_or(Money::ZERO, |r| r.revenue);
+            if best.as_ref().is_none_or(|(b, _)| revenue > *b) {
+                let spec = all.pop().expect("pushed above");
+                best = Some((revenue, spec));
+            }
+        }
+        if let Some((_, spec)) = best {
+            chosen.push(spec);
+        }
+    }
+    (!chosen.is_empty()).then_some(chosen)
+}
+
+impl fmt::Display for LegalAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.action)
+    }
+}

@@ -1,0 +1,370 @@
+//! Self-play: complete games played by the rules from [`Game::legal_actions`], for sample games
+//! and for testing the engine against the reference with games nobody has played.
+//!
+//! Deterministic for a seed: a small built-in PRNG (SplitMix64), and every choice is made over
+//! lists in generation order (no hash order anywhere).
+
+use crate::action::{Action, DividendKind, Entity};
+use crate::engine::{
+    Game, GameOptions, GameSetup, LegalAction, LegalActions, RoundKind, SetupError,
+};
+use crate::ids::Money;
+
+/// Most actions a self-play game may take before it is abandoned (a safety net; games end by
+/// bank break or bankruptcy long before).
+pub const MAX_ACTIONS: usize = 20_000;
+
+/// A small deterministic PRNG (SplitMix64).
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x5DEE_CE66_D1CE_4E5B)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        if n == 0 {
+            0
+        } else {
+            self.next_u64() % n
+        }
+    }
+
+    /// A float in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// How the self-play chooses among the legal actions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Policy {
+    /// Uniform within a kind of action, kinds weighted so that games end.
+    Random,
+    /// Plausible play: buy privates near face value, start and float corporations, lay track
+    /// that reaches revenue, run the best routes, pay out, buy trains when needed.
+    Greedy,
+}
+
+/// A finished (or abandoned) self-play game.
+#[derive(Debug, Clone)]
+pub struct SelfPlay {
+    /// The setup it was played from.
+    pub setup: GameSetup,
+    /// The seed.
+    pub seed: u64,
+    /// The policy.
+    pub policy: Policy,
+    /// Every action, in order.
+    pub actions: Vec<Action>,
+    /// The final state.
+    pub game: Game,
+}
+
+/// Plays one game of `title` with `players` players.
+///
+/// # Errors
+/// An unknown title or a player count the title does not allow.
+pub fn play(
+    title: &str,
+    players: usize,
+    seed: u64,
+    policy: Policy,
+) -> Result<SelfPlay, SetupError> {
+    let setup = GameSetup {
+        title: title.to_string(),
+        players: (1..=players).map(|i| format!("Player {i}")).collect(),
+        seed: Some(seed),
+        options: GameOptions::default(),
+    };
+    let mut game = Game::new(&setup)?;
+    let mut rng = Rng::new(seed);
+    let mut actions = Vec::new();
+    while !game.finished && actions.len() < MAX_ACTIONS {
+        let legal = game.legal_actions();
+        let Some(action) = choose(&game, &legal, policy, &mut rng) else {
+            break;
+        };
+        if game.process(&action).is_err() {
+            // A listed action the engine rejects is a generator bug; stop rather than loop.
+            break;
+        }
+        actions.push(action);
+    }
+    Ok(SelfPlay {
+        setup,
+        seed,
+        policy,
+        actions,
+        game,
+    })
+}
+
+/// Picks an action from the list (`None` if it is empty).
+pub fn choose(game: &Game, legal: &LegalActions, policy: Policy, rng: &mut Rng) -> Option<Action> {
+    if legal.is_empty() {
+        return None;
+    }
+    match policy {
+        Policy::Random => Some(random(legal, rng)),
+        Policy::Greedy => Some(greedy(game, legal, rng)),
+    }
+}
+
+fn kind_weight(a: &Action) -> f64 {
+    match a {
+        Action::SellShares { .. } | Action::BuyCompany { .. } => 0.3,
+        Action::Bankrupt { .. } => 0.2,
+        Action::LayTile { .. } => 3.0,
+        Action::BuyShares { .. } | Action::PlaceToken { .. } | Action::BuyTrain { .. } => 2.0,
+        Action::RunRoutes { routes, .. } if routes.is_empty() => 0.1,
+        Action::RunRoutes { .. } => 5.0,
+        _ => 1.0,
+    }
+}
+
+fn pick_price(l: &LegalAction, rng: &mut Rng) -> Action {
+    match l.price_range() {
+        Some((lo, hi)) if hi > lo => {
+            l.at_price(Money(lo.0 + rng.below((hi.0 - lo.0 + 1) as u64) as i64))
+        }
+        _ => l.action.clone(),
+    }
+}
+
+fn random(legal: &LegalActions, rng: &mut Rng) -> Action {
+    // Kinds (with the empty run apart from real runs), each weighted, then uniform within.
+    let mut kinds: Vec<(String, f64, Vec<&LegalAction>)> = Vec::new();
+    for l in &legal.actions {
+        let name = match &l.action {
+            Action::RunRoutes { routes, .. } if routes.is_empty() => "no_run".to_string(),
+            a => a.type_name().to_string(),
+        };
+        match kinds.iter_mut().find(|(k, _, _)| *k == name) {
+            Some((_, _, list)) => list.push(l),
+            None => kinds.push((name, kind_weight(&l.action), vec![l])),
+        }
+    }
+    let total: f64 = kinds.iter().map(|k| k.1).sum();
+    let mut x = rng.unit() * total;
+    let mut chosen = &kinds[kinds.len() - 1].2;
+    for (_, w, list) in &kinds {
+        if x < *w {
+            chosen = list;
+            break;
+        }
+        x -= w;
+    }
+    let l = chosen[rng.below(chosen.len() as u64) as usize];
+    pick_price(l, rng)
+}
+
+fn find(legal: &LegalActions, f: impl Fn(&Action) -> bool) -> Vec<&LegalAction> {
+    legal.actions.iter().filter(|l| f(&l.action)).collect()
+}
+
+fn pass_or_first(legal: &LegalActions) -> Action {
+    find(legal, |a| matches!(a, Action::Pass { .. }))
+        .first()
+        .map(|l| l.action.clone())
+        .unwrap_or_else(|| legal.actions[0].action.clone())
+}
+
+fn greedy(game: &Game, legal: &LegalActions, rng: &mut Rng) -> Action {
+    let acting = legal.acting;
+    // Only the acting entity's actions (private exchanges of bystanders are ignored).
+    let own: Vec<&LegalAction> = legal
+        .actions
+        .iter()
+        .filter(|l| {
+            Some(l.action.entity()) == acting
+                || matches!(l.action, Action::SellShares { .. } | Action::LayTile { .. })
+        })
+        .collect();
+    let has =
+        |f: &dyn Fn(&Action) -> bool| own.iter().find(|l| f(&l.action)).map(|l| l.action.clone());
+    match game.round_kind() {
+        RoundKind::Auction => {
+            // A par after CFLV: a middle price.
+            if let Some(a) = own
+                .iter()
+                .filter(|l| matches!(l.action, Action::Par { .. }))
+                .nth(1)
+            {
+                return a.action.clone();
+            }
+            // Buy the cheapest private at its price while cash allows; otherwise pass.
+            let cash = match acting {
+                Some(Entity::Player(p)) => game.player(p).cash,
+                _ => Money::ZERO,
+            };
+            if let Some(a) =
+                has(&|a| matches!(a, Action::Bid { price, .. } if price.0 * 3 <= cash.0 * 2))
+                    .filter(|a| {
+                        legal
+                            .actions
+                            .iter()
+                            .any(|l| l.action == *a && l.max_price.is_none())
+                    })
+            {
+                return a;
+            }
+            pass_or_first(legal)
+        }
+        RoundKind::Stock => {
+            let Some(Entity::Player(p)) = acting else {
+                return pass_or_first(legal);
+            };
+            if !own.iter().any(|l| matches!(l.action, Action::Pass { .. })) {
+                // Must sell: the smallest bundle.
+                if let Some(a) = has(&|a| matches!(a, Action::SellShares { .. })) {
+                    return a;
+                }
+            }
+            // Float the corporations we preside first, then start one, then the best buy.
+            let mut buys: Vec<(i64, Action)> = own
+                .iter()
+                .filter_map(|l| match &l.action {
+                    Action::BuyShares {
+                        entity: Entity::Player(_),
+                        shares,
+                        ..
+                    } if shares.len() == 1 => {
+                        let c = game.corp(shares[0].corp);
+                        let mut score = game.share_price(shares[0].corp).map_or(0, |m| m.0);
+                        if c.president == Some(p) && !c.floated {
+                            score += 1000;
+                        }
+                        if c.floated {
+                            score += 100 + 10 * c.trains.len() as i64;
+                        }
+                        Some((score, l.action.clone()))
+                    }
+                    _ => None,
+                })
+                .collect();
+            buys.sort_by_key(|(s, _)| std::cmp::Reverse(*s));
+            if let Some((s, a)) = buys.first() {
+                if *s >= 1000 {
+                    return a.clone();
+                }
+            }
+            let cash = game.player(p).cash;
+            let pars: Vec<&&LegalAction> = own
+                .iter()
+                .filter(|l| matches!(l.action, Action::Par { cell, .. } if cell.price.0 * 6 <= cash.0 + 200))
+                .collect();
+            if !pars.is_empty() && rng.below(3) != 0 {
+                return pars[0].action.clone();
+            }
+            if let Some((_, a)) = buys.first() {
+                return a.clone();
+            }
+            pass_or_first(legal)
+        }
+        RoundKind::Operating => greedy_or(game, legal, &own, rng),
+    }
+}
+
+fn greedy_or(game: &Game, legal: &LegalActions, own: &[&LegalAction], rng: &mut Rng) -> Action {
+    let first =
+        |f: &dyn Fn(&Action) -> bool| own.iter().find(|l| f(&l.action)).map(|l| l.action.clone());
+    if let Some(a) = first(&|a| matches!(a, Action::DiscardTrain { .. })) {
+        return a;
+    }
+    if let Some(a) = first(&|a| matches!(a, Action::RunRoutes { routes, .. } if !routes.is_empty()))
+    {
+        return a;
+    }
+    if let Some(a) = first(&|a| {
+        matches!(
+            a,
+            Action::Dividend {
+                kind: DividendKind::Payout,
+                ..
+            }
+        )
+    }) {
+        return a;
+    }
+    // Tile lays: upgrades and stations first (they add revenue), else any track.
+    let lays: Vec<&Action> = own
+        .iter()
+        .map(|l| &l.action)
+        .filter(|a| {
+            matches!(
+                a,
+                Action::LayTile {
+                    entity: Entity::Corporation(_),
+                    ..
+                }
+            )
+        })
+        .collect();
+    if !lays.is_empty() {
+        let map = game.title.map;
+        let score = |a: &Action| -> i64 {
+            let Action::LayTile { tile, .. } = a else {
+                return 0;
+            };
+            let def = map.tile_def(tile.def);
+            i64::from(def.colour as u8) * 10
+                + (def.cities.len() as i64) * 5
+                + i64::from(def.towns) * 3
+        };
+        let best = lays.iter().map(|a| score(a)).max().unwrap_or(0);
+        let top: Vec<&&Action> = lays.iter().filter(|a| score(a) == best).collect();
+        return (*top[rng.below(top.len() as u64) as usize]).clone();
+    }
+    if let Some(a) = first(&|a| matches!(a, Action::PlaceToken { .. })) {
+        return a;
+    }
+    // Trains: the cheapest from the depot when under the limit (not from other corporations).
+    if let Some(Entity::Corporation(corp)) = legal.acting {
+        let depot: Vec<&LegalAction> = own
+            .iter()
+            .copied()
+            .filter(|l| l.max_price.is_none() && matches!(l.action, Action::BuyTrain { .. }))
+            .collect();
+        if let Some(l) = depot.iter().min_by_key(|l| match l.action {
+            Action::BuyTrain { price, .. } => price,
+            _ => Money::ZERO,
+        }) {
+            let c = game.corp(corp);
+            if c.trains.is_empty() || c.trains.len() < 2 || rng.below(2) == 0 {
+                return l.action.clone();
+            }
+        }
+        let can_pass = own.iter().any(|l| matches!(l.action, Action::Pass { .. }));
+        if !can_pass {
+            if let Some(l) = own
+                .iter()
+                .find(|l| matches!(l.action, Action::BuyTrain { .. }))
+            {
+                return match l.price_range() {
+                    Some((lo, _)) => l.at_price(lo),
+                    None => l.action.clone(),
+                };
+            }
+            if let Some(a) = first(&|a| matches!(a, Action::SellShares { .. })) {
+                return a;
+            }
+            if let Some(a) = first(&|a| matches!(a, Action::Bankrupt { .. })) {
+                return a;
+            }
+        }
+    }
+    pass_or_first(legal)
+}
