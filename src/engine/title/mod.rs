@@ -222,6 +222,64 @@ pub struct MinorAuctionRules {
     pub max_par: Money,
 }
 
+/// One tile action of a corporation's turn.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct TileLayRule {
+    /// Whether it may be an upgrade.
+    pub upgrade: bool,
+    /// Fee for the action, besides terrain.
+    pub cost: Money,
+    /// Not allowed after an upgrade this turn.
+    #[serde(default)]
+    pub not_if_upgraded: bool,
+}
+
+/// When a corporation without trains must buy one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MustBuyTrain {
+    /// Once it has (or ever had) a route.
+    Route,
+    /// Always, while the depot has trains.
+    Always,
+}
+
+/// How a dividend moves the share price.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DividendMoves {
+    /// Right on any payout, left on a withhold.
+    RightOnPayout,
+    /// Right once if the revenue reaches the price (twice for minors at double), no move
+    /// below the price, left on a withhold (18Ireland).
+    ByRevenueAndPrice,
+}
+
+/// Route scoring rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RouteRule {
+    /// Stops counted by the train, ports (1836Jr30).
+    Jr30,
+    /// Hex-edge distances, broad gauge only, narrow-gauge and private bonuses (18Ireland).
+    Ireland,
+}
+
+/// Operating-round rules that differ between titles.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct OperatingRules {
+    /// When a corporation without trains must buy one.
+    pub must_buy_train: MustBuyTrain,
+    /// At most one train of each type from the depot per turn.
+    pub one_train_per_type_from_depot: bool,
+    /// How dividends move the price.
+    pub dividend_moves: DividendMoves,
+    /// Corporations may issue or redeem one share before laying track.
+    pub issue_shares: bool,
+    /// How runs are scored.
+    pub route_rule: RouteRule,
+}
+
 /// When a corporation's home token is placed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -342,6 +400,8 @@ struct TitleFile {
     minor_auction: Option<MinorAuctionRules>,
     #[serde(default)]
     major_par_phase: Option<String>,
+    tile_lays: Vec<TileLayRule>,
+    operating: OperatingRules,
     capitalization: Capitalization,
     sell_buy_order: SellBuyOrder,
 }
@@ -396,6 +456,10 @@ pub struct Title {
     pub minor_auction: Option<MinorAuctionRules>,
     /// The phase from which majors may be started by par, when they cannot from the start.
     pub major_par_phase: Option<String>,
+    /// The tile actions of a corporation's turn, in order.
+    pub tile_lays: Vec<TileLayRule>,
+    /// Operating-round rules that differ between titles.
+    pub operating: OperatingRules,
     /// How corporations are paid for their shares.
     pub capitalization: Capitalization,
     /// Selling and buying order in a stock-round turn.
@@ -475,6 +539,8 @@ impl Title {
             home_token_timing: file.home_token_timing,
             minor_auction: file.minor_auction,
             major_par_phase: file.major_par_phase,
+            tile_lays: file.tile_lays,
+            operating: file.operating,
             capitalization: file.capitalization,
             sell_buy_order: file.sell_buy_order,
             map,
