@@ -15,3 +15,6 @@ mod output;
 
 /// The binary: exit codes, stdout/stderr contract.
 mod cli;
+
+/// The optimal route finder against recorded runs and hand-built positions.
+mod routes;

@@ -4,6 +4,7 @@
 //! order or sorted keys — never hash order).
 
 mod failure;
+mod routes;
 mod score;
 mod snapshot;
 
@@ -12,6 +13,9 @@ use std::fmt;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 pub use failure::{FailureDetail, FailureReport};
+pub use routes::{
+    best_run, corp_trains, run_revenues, RouteReport, RoutesReport, RunAudit, RunCheck,
+};
 pub use score::{ScoreReport, Standing};
 pub use snapshot::{
     CompanySnapshot, CorporationSnapshot, PlayerSnapshot, PriceSnapshot, Snapshot, TileSnapshot,

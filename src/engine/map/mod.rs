@@ -9,6 +9,7 @@ mod board;
 mod data;
 mod graph;
 mod route;
+mod search;
 mod tile;
 
 pub use board::{
@@ -23,6 +24,7 @@ pub use route::{
     jr30_port_rule, plain_revenue, RevenueHook, RouteError, RouteErrorKind, RouteRevenue, Stop,
     TrainRoute,
 };
+pub use search::{BestRun, FoundRoute, HookRules, RunRules, SearchError, SearchLimits, TrainSpec};
 pub use tile::{upgrade_fault, UpgradeFault};
 
 #[cfg(test)]
