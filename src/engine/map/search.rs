@@ -407,7 +407,8 @@ impl Enumerator<'_, '_> {
             return true;
         }
         self.ticks += 1;
-        if self.ticks.is_multiple_of(1024) {
+        // The first tick checks too, so that a spent budget stops at once.
+        if self.ticks % 1024 == 1 {
             if let Some(d) = self.deadline {
                 if Instant::now() >= d {
                     self.timed_out = true;
@@ -519,7 +520,7 @@ impl Combiner<'_> {
             return;
         }
         self.ticks += 1;
-        if self.ticks.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.ticks % 1024 == 1 && self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.timed_out = true;
             return;
         }

@@ -1,0 +1,106 @@
+//! The optimal route finder at every run position of every 1836Jr30 fixture (the state before
+//! each recorded `run_routes`, for the running corporation and its trains). Prints the slowest
+//! position per fixture, then lets criterion time all positions of a fixture together.
+//! Fixtures come from `$RAILNOTE_SHARED/fixtures` (default `../shared`); skipped when absent.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use railnote::action::{Action, Entity};
+use railnote::engine::map::SearchLimits;
+use railnote::engine::Game;
+use railnote::ids::CorpId;
+use railnote::output::best_run;
+use railnote::replay::Replay;
+
+fn fixtures() -> Vec<PathBuf> {
+    let shared = std::env::var_os("RAILNOTE_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    let dir = std::env::var_os("RAILNOTE_FIXTURES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| shared.join("fixtures"))
+        .join("1836Jr30");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("skipped: {} not found (set RAILNOTE_SHARED)", dir.display());
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The state before every recorded run, with the running corporation and the action id.
+fn run_positions(name: &str, src: &str) -> Vec<(Game, CorpId, i64)> {
+    let log = railnote::log::read(name, src).expect("fixture reads");
+    let mut replay = Replay::new(&log).expect("fixture sets up");
+    let mut out = Vec::new();
+    while let Some(logged) = log.actions.get(replay.processed()) {
+        if let Action::RunRoutes {
+            entity: Entity::Corporation(corp),
+            ..
+        } = &logged.action
+        {
+            out.push((replay.game().clone(), *corp, logged.action_id));
+        }
+        match replay.step() {
+            Some(Ok(_)) => {}
+            _ => break,
+        }
+    }
+    out
+}
+
+fn routes_at_run_positions(c: &mut Criterion) {
+    let mut grand = Duration::ZERO;
+    let mut count = 0;
+    for path in fixtures() {
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        let src = std::fs::read_to_string(&path).unwrap();
+        let positions = run_positions(&name, &src);
+        let mut slowest = (Duration::ZERO, 0);
+        let mut total = Duration::ZERO;
+        for (game, corp, id) in &positions {
+            // Best of five, to keep scheduler noise out of the per-position figure.
+            let t = (0..5)
+                .map(|_| {
+                    let start = Instant::now();
+                    black_box(best_run(game, *corp, SearchLimits::default()).unwrap());
+                    start.elapsed()
+                })
+                .min()
+                .unwrap();
+            total += t;
+            if t > slowest.0 {
+                slowest = (t, *id);
+            }
+        }
+        grand += total;
+        count += positions.len();
+        eprintln!(
+            "routes/{name}: {} run positions, total {:.3} ms, slowest {:.3} ms (action #{})",
+            positions.len(),
+            total.as_secs_f64() * 1e3,
+            slowest.0.as_secs_f64() * 1e3,
+            slowest.1
+        );
+        c.bench_function(&format!("routes/{name}"), |b| {
+            b.iter(|| {
+                for (game, corp, _) in &positions {
+                    black_box(best_run(game, *corp, SearchLimits::default()).unwrap());
+                }
+            })
+        });
+    }
+    eprintln!(
+        "routes: {count} run positions in all, total {:.3} ms",
+        grand.as_secs_f64() * 1e3
+    );
+}
+
+criterion_group!(benches, routes_at_run_positions);
+criterion_main!(benches);
