@@ -249,6 +249,14 @@ fn check_runs(args: &ReplayArgs, log: &GameLog, mut replay: Replay<'_>) -> io::R
                         if !best.optimal {
                             audit.unproven += 1;
                         }
+                        if best.optimal && best.total < recorded {
+                            // The engine accepted a run the search says cannot exist.
+                            eprintln!(
+                                "railnote: action #{}: the search's optimum {} is below the \
+                                 recorded {recorded}; please report this",
+                                logged.action_id, best.total
+                            );
+                        }
                         if best.total > recorded {
                             audit.below.push(RunCheck {
                                 index: replay.processed() + 1,

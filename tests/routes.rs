@@ -133,6 +133,40 @@ mod cli {
     }
 
     #[test]
+    fn time_limit_is_never_silent() {
+        let Some(file) = fixture("2809.json") else {
+            return;
+        };
+        let out = railnote(&["routes", &file, "--at", "287", "--time-limit", "0"]);
+        assert_eq!(out.status.code(), Some(0));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("time limit hit"), "{text}");
+        let out = railnote(&[
+            "routes",
+            &file,
+            "--at",
+            "287",
+            "--time-limit",
+            "0",
+            "--format",
+            "json",
+        ]);
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["optimal"], false);
+        assert!(v["upper_bound"].as_i64().unwrap() >= 210);
+    }
+
+    #[test]
+    fn routes_json_format() {
+        let Some(file) = fixture("2809.json") else {
+            return;
+        };
+        let out = railnote(&["routes", &file, "--at", "287", "--format", "json"]);
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        insta::assert_json_snapshot!(v);
+    }
+
+    #[test]
     fn routes_for_a_named_corporation() {
         let Some(file) = fixture("2809.json") else {
             return;
@@ -385,6 +419,17 @@ mod hand_built {
         assert!(!best.optimal);
         assert!(best.total <= Money(140));
         assert!(best.upper_bound >= Money(140));
+    }
+
+    #[test]
+    fn ties_are_broken_the_same_way_every_time() {
+        let tiles = [("E5", "59-0", 3), ("E7", "15-0", 0), ("F6", "7-0", 2)];
+        let b = board(&tiles);
+        // Two 110 routes for a 3-train; the answer must not depend on anything but the input.
+        let first = solve(&b, HSM, &[train(3, 0)]);
+        for _ in 0..5 {
+            assert_eq!(solve(&board(&tiles), HSM, &[train(3, 0)]), first);
+        }
     }
 
     #[test]
