@@ -55,6 +55,47 @@ fn run_positions(name: &str, src: &str) -> Vec<(Game, CorpId, i64)> {
     out
 }
 
+/// Every state of the log, with every floated corporation (what `routes --at N --corp SYM`
+/// can be asked): the number of searches, their total and the slowest, in one pass.
+fn every_state(name: &str, src: &str) -> (usize, Duration, (Duration, usize, String, usize)) {
+    let log = railnote::log::read(name, src).expect("fixture reads");
+    let mut replay = Replay::new(&log).expect("fixture sets up");
+    let (mut count, mut total) = (0, Duration::ZERO);
+    let mut slowest = (Duration::ZERO, 0, String::new(), 0);
+    loop {
+        let game = replay.game();
+        for corp in (0..game.corps.len() as u8).map(CorpId) {
+            if !game.corp(corp).floated || game.corp(corp).closed {
+                continue;
+            }
+            // Best of three, to keep scheduler noise out.
+            let mut t = Duration::MAX;
+            let mut routes = 0;
+            for _ in 0..3 {
+                let start = Instant::now();
+                routes = black_box(best_run(game, corp, SearchLimits::default()).unwrap())
+                    .routes_considered;
+                t = t.min(start.elapsed());
+            }
+            count += 1;
+            total += t;
+            if t > slowest.0 {
+                slowest = (
+                    t,
+                    replay.processed(),
+                    game.title.corp(corp).sym.clone(),
+                    routes,
+                );
+            }
+        }
+        match replay.step() {
+            Some(Ok(_)) => {}
+            _ => break,
+        }
+    }
+    (count, total, slowest)
+}
+
 fn routes_at_run_positions(c: &mut Criterion) {
     let mut grand = Duration::ZERO;
     let mut count = 0;
@@ -79,6 +120,16 @@ fn routes_at_run_positions(c: &mut Criterion) {
                 slowest = (t, *id);
             }
         }
+        let (n, all, worst) = every_state(&name, &src);
+        eprintln!(
+            "routes/{name}: every state x floated corporation: {n} searches, total {:.3} ms, \
+             slowest {:.3} ms (--at {} --corp {}, {} routes)",
+            all.as_secs_f64() * 1e3,
+            worst.0.as_secs_f64() * 1e3,
+            worst.1,
+            worst.2,
+            worst.3
+        );
         grand += total;
         count += positions.len();
         eprintln!(
