@@ -151,7 +151,56 @@ fn routes_at_run_positions(c: &mut Criterion) {
         "routes: {count} run positions in all, total {:.3} ms",
         grand.as_secs_f64() * 1e3
     );
+    stress();
 }
 
 criterion_group!(benches, routes_at_run_positions);
 criterion_main!(benches);
+
+/// A harder, hypothetical case: the final board of each fixture, every floated corporation
+/// with three D trains (unlimited distance), so that every route of the network is a candidate.
+fn stress() {
+    use railnote::engine::map::{jr30_port_rule, HookRules, TrainSpec};
+    use railnote::ids::{TrainId, TrainKind};
+    for path in fixtures() {
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        let src = std::fs::read_to_string(&path).unwrap();
+        let log = railnote::log::read(&name, &src).expect("fixture reads");
+        let Ok(game) = Replay::new(&log).expect("fixture sets up").finish() else {
+            continue;
+        };
+        let trains: Vec<TrainSpec> = (0..3)
+            .map(|copy| TrainSpec {
+                train: TrainId {
+                    kind: TrainKind(0),
+                    copy,
+                },
+                distance: 999,
+            })
+            .collect();
+        for corp in (0..game.corps.len() as u8).map(CorpId) {
+            if !game.corp(corp).floated || game.corp(corp).closed {
+                continue;
+            }
+            let start = Instant::now();
+            let best = game
+                .board
+                .best_run(
+                    game.title.map,
+                    corp,
+                    &trains,
+                    &game.title.phases[game.phase].tiles,
+                    &HookRules(jr30_port_rule),
+                    SearchLimits::default(),
+                )
+                .unwrap();
+            eprintln!(
+                "routes/{name}/stress: {} with 3 D trains: {} ({} routes) in {:.3} ms",
+                game.title.corp(corp).sym,
+                best.total,
+                best.routes_considered,
+                start.elapsed().as_secs_f64() * 1e3
+            );
+        }
+    }
+}

@@ -250,6 +250,73 @@ fn every_state_has_a_proven_optimum_the_engine_accepts() {
     }
 }
 
+/// Three unlimited trains on each fixture's final board (hypothetical, and harder than any
+/// recorded run): the optimum with three equal trains (symmetry broken by list order) must
+/// equal the optimum with three trains of distinct but irrelevant distances (no symmetry
+/// breaking), and the engine must accept it.
+#[test]
+fn equal_trains_lose_nothing_to_symmetry_breaking() {
+    use railnote::engine::map::{jr30_port_rule, HookRules, TrainSpec};
+    use railnote::ids::{TrainId, TrainKind};
+    let Some(shared) = shared_dir() else { return };
+    let mut totals = Vec::new();
+    for path in fixtures(&shared, "1836Jr30") {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let src = std::fs::read_to_string(&path).unwrap();
+        let log = log::read(&name, &src).unwrap();
+        let game = Replay::new(&log).unwrap().finish().unwrap();
+        let trains = |distances: [u32; 3]| -> Vec<TrainSpec> {
+            (0..3)
+                .map(|copy| TrainSpec {
+                    train: TrainId {
+                        kind: TrainKind(0),
+                        copy,
+                    },
+                    distance: distances[usize::from(copy)],
+                })
+                .collect()
+        };
+        for corp in (0..game.corps.len() as u8).map(CorpId) {
+            if !game.corp(corp).floated || game.corp(corp).closed {
+                continue;
+            }
+            let run = |t: &[TrainSpec]| {
+                game.board
+                    .best_run(
+                        game.title.map,
+                        corp,
+                        t,
+                        &game.title.phases[game.phase].tiles,
+                        &HookRules(jr30_port_rule),
+                        SearchLimits::default(),
+                    )
+                    .unwrap()
+            };
+            let equal = run(&trains([999, 999, 999]));
+            let distinct = run(&trains([999, 998, 997]));
+            assert!(equal.optimal && distinct.optimal);
+            assert_eq!(equal.total, distinct.total, "{name} corp {corp:?}");
+            let sum: Money = equal.routes.iter().map(|r| r.revenue).sum();
+            assert_eq!(sum, equal.total);
+            totals.push(format!(
+                "{name} {}: {}",
+                game.title.corp(corp).sym,
+                equal.total
+            ));
+        }
+    }
+    if fixtures(&shared, "1836Jr30").len() == 3 {
+        assert!(
+            totals.contains(&"2809.json B: 1150".to_string()),
+            "{totals:?}"
+        );
+        assert!(
+            totals.contains(&"2851.json B: 1000".to_string()),
+            "{totals:?}"
+        );
+    }
+}
+
 mod hand_built {
     use railnote::action::RouteSpec;
     use railnote::engine::map::{

@@ -12,7 +12,8 @@
 //!    [`RunRules`] (for 1836Jr30 the port rule of [`jr30_port_rule`](super::jr30_port_rule)).
 //! 2. Each train gets the routes it may run, best first. A depth-first branch and bound picks
 //!    one route (or none) per train with disjoint hexsides; the bound is the running total plus
-//!    each remaining train's best route (plus the title's largest run bonus). Trains of equal
+//!    each remaining train's best route avoiding the track already taken (plus the title's
+//!    largest run bonus). Trains of equal
 //!    distance take routes in increasing list order, so no combination is visited twice.
 //! 3. Ties keep the first combination found: routes are ordered by revenue, then by
 //!    enumeration order, which follows map order, so the answer is deterministic.
@@ -539,7 +540,45 @@ impl Combiner<'_> {
         if total + self.rest[i] + self.bonus_bound <= self.best {
             return;
         }
+        // Tighter, when more than one train is left: each remaining train's best route that
+        // avoids the track already used, trains of equal distance taking routes further down
+        // their common list (conflicts among the remaining trains are ignored, so this is
+        // still an upper bound). With one train left the loop below finds its best directly.
+        if i + 1 < self.lists.len() {
+            let mut bound = total + self.bonus_bound;
+            let mut prev_pos = if i > 0 { self.pos[i - 1] } else { usize::MAX };
+            for j in i..self.lists.len() {
+                let from = if self.same_as_prev[j] {
+                    if prev_pos == usize::MAX {
+                        break;
+                    }
+                    prev_pos + 1
+                } else {
+                    0
+                };
+                let found = self.lists[j][from.min(self.lists[j].len())..]
+                    .iter()
+                    .position(|&k| disjoint(&self.cands[k as usize].bits, &used));
+                match found {
+                    Some(p) => {
+                        prev_pos = from + p;
+                        bound += self.cands[self.lists[j][prev_pos] as usize].revenue.max(0);
+                    }
+                    None => prev_pos = usize::MAX,
+                }
+            }
+            if bound <= self.best {
+                return;
+            }
+        }
         let after = self.rest.get(i + 1).copied().unwrap_or(0);
+        // Trains right after this one with the same distance pick further down the same list,
+        // so each earns at most what this train's pick earns.
+        let followers = self.same_as_prev[i + 1..]
+            .iter()
+            .take_while(|&&same| same)
+            .count();
+        let beyond = self.rest.get(i + 1 + followers).copied().unwrap_or(0);
         let (from, allow) = if self.same_as_prev[i] {
             let p = self.pos[i - 1];
             (p.saturating_add(1), p != usize::MAX)
@@ -549,7 +588,8 @@ impl Combiner<'_> {
         if allow {
             for k in from..self.lists[i].len() {
                 let c = &self.cands[self.lists[i][k] as usize];
-                if total + c.revenue + after + self.bonus_bound <= self.best {
+                let rest = after.min(c.revenue.max(0) * followers as i64 + beyond);
+                if total + c.revenue + rest + self.bonus_bound <= self.best {
                     break;
                 }
                 if !disjoint(&c.bits, &used) {
