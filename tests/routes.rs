@@ -320,8 +320,8 @@ fn equal_trains_lose_nothing_to_symmetry_breaking() {
 mod hand_built {
     use railnote::action::RouteSpec;
     use railnote::engine::map::{
-        jr30, jr30_port_rule, BestRun, Board, Colour, HookRules, SearchLimits, Station, TrainRoute,
-        TrainSpec,
+        jr30, jr30_port_rule, BestRun, Board, Colour, FoundRoute, HookRules, RouteErrorKind,
+        RunRules, SearchLimits, Station, Stop, TrainRoute, TrainSpec,
     };
     use railnote::ids::{CorpId, HexId, Money, Rotation, TrainId, TrainKind};
 
@@ -497,6 +497,47 @@ mod hand_built {
         for _ in 0..5 {
             assert_eq!(solve(&board(&tiles), HSM, &[train(3, 0)]), first);
         }
+    }
+
+    /// A bonus on the whole run: 50 when some route has three stops or more.
+    struct LongRouteBonus;
+
+    impl RunRules for LongRouteBonus {
+        fn route_revenue(&self, stops: &[Stop<'_>], sum: Money) -> Result<Money, RouteErrorKind> {
+            jr30_port_rule(stops, sum)
+        }
+
+        fn run_bonus(&self, routes: &[FoundRoute]) -> Money {
+            Money(if routes.iter().any(|r| r.stops.len() >= 3) {
+                50
+            } else {
+                0
+            })
+        }
+
+        fn max_run_bonus(&self) -> Money {
+            Money(50)
+        }
+    }
+
+    #[test]
+    fn run_bonus_is_scored_on_the_whole_set() {
+        // The trap position: 80 + 60 without the bonus, but 100 + 50 with it.
+        let b = board(&[("E7", "57-0", 2), ("E5", "59-0", 3)]);
+        let best = b
+            .best_run(
+                jr30(),
+                HSM,
+                &[train(3, 0), train(2, 0)],
+                ALL,
+                &LongRouteBonus,
+                SearchLimits::default(),
+            )
+            .unwrap();
+        assert!(best.optimal);
+        assert_eq!(best.total, Money(150));
+        assert_eq!(best.routes.len(), 1);
+        assert_eq!(best.routes[0].revenue, Money(100));
     }
 
     #[test]

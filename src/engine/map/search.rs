@@ -64,7 +64,8 @@ pub trait RunRules {
     }
 
     /// Whether a train of `distance` may run a route of `stops` stops over `hexes` hexes
-    /// (18Ireland hex trains will count hexes instead).
+    /// (hexes walked, a hex between two segments counted once; 18Ireland hex trains will
+    /// count hexes instead of stops). Trains of equal distance must fit the same routes.
     fn fits(&self, distance: u32, stops: u32, hexes: u32) -> bool {
         let _ = hexes;
         stops <= distance
@@ -488,7 +489,8 @@ impl Enumerator<'_, '_> {
         self.out.push(Cand {
             revenue: revenue.0,
             stops: stops.len() as u32,
-            hexes,
+            // A stop's hex ends one segment and starts the next: count it once.
+            hexes: hexes + 1 - self.path_chains.len() as u32,
             bits: used,
             start: self.path_nodes[0],
             chains: self.path_chains.clone(),
