@@ -1,6 +1,6 @@
-//! The command line: `railnote replay FILE [--format text|json] [--at N] [--trace OUT.jsonl]`,
-//! `railnote moves FILE [--at N|ROUND]`, `railnote selfplay [--title T] [--players N] [--seed S]
-//! [--policy random|greedy] [-o FILE]`.
+//! The command line: `railnote replay FILE [--format text|json] [--at N] [--trace OUT.jsonl]
+//! [--keep-going] [--check-runs]`, `railnote convert|fmt|check`, `railnote routes FILE [--at N]
+//! [--corp SYM] [--time-limit MS]`, `railnote moves FILE [--at N|ROUND]`, `railnote selfplay …`.
 //!
 //! Exit codes (like ripgrep's): 0 the whole log is legal; 1 the log is rejected (unreadable, or
 //! an illegal action); 2 usage or I/O error. A closed stdout (broken pipe) is not an error.
@@ -10,11 +10,18 @@ use std::io::{self, BufWriter, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::action::{Action, Entity};
+use crate::engine::map::SearchLimits;
+use crate::ids::{CorpId, Money};
 use crate::log::{self, GameLog, LogError, Problem, ProblemKind, Span};
-use crate::output::{json_log, FailureReport, MovesReport, ScoreReport, Snapshot};
+use crate::output::{
+    best_run, json_log, run_revenues, FailureReport, MovesReport, RoutesReport, RunAudit, RunCheck,
+    ScoreReport, Snapshot,
+};
 use crate::replay::{Replay, ReplayError};
 use crate::selfplay::Policy;
 
@@ -45,6 +52,8 @@ pub enum Command {
     Moves(MovesArgs),
     /// Play a complete game by the rules and write it as an 18xx.games JSON log.
     Selfplay(SelfplayArgs),
+    /// Find the best run (all trains together) of a corporation at a state of a game log.
+    Routes(RoutesArgs),
 }
 
 /// Arguments of `railnote convert`.
@@ -137,6 +146,26 @@ pub enum PolicyArg {
     Greedy,
 }
 
+/// Arguments of `railnote routes`.
+#[derive(Debug, clap::Args)]
+pub struct RoutesArgs {
+    /// The game log (an 18xx.games JSON export).
+    pub file: PathBuf,
+    /// The state after N processed actions (default: the end of the log).
+    #[arg(long, value_name = "N")]
+    pub at: Option<usize>,
+    /// The corporation (any floated one); default: the corporation whose turn it is.
+    #[arg(long, value_name = "SYM")]
+    pub corp: Option<String>,
+    /// Stop searching after this many milliseconds and report the best run found with an
+    /// upper bound of the optimum (default: search until the optimum is proven).
+    #[arg(long, value_name = "MS")]
+    pub time_limit: Option<u64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
 /// Arguments of `railnote replay`.
 #[derive(Debug, clap::Args)]
 pub struct ReplayArgs {
@@ -154,6 +183,13 @@ pub struct ReplayArgs {
     /// Notation: report every illegal move, not just the first.
     #[arg(long)]
     pub keep_going: bool,
+    /// Compare every recorded run with the best run at its state and report the runs below
+    /// it (instead of the standings).
+    #[arg(long, conflicts_with_all = ["at", "trace"])]
+    pub check_runs: bool,
+    /// With `--check-runs`: the search time limit per run, in milliseconds.
+    #[arg(long, value_name = "MS", requires = "check_runs")]
+    pub time_limit: Option<u64>,
 }
 
 /// Output formats.
@@ -213,6 +249,7 @@ pub fn run(cli: &Cli) -> Outcome {
         Command::Check(args) => io_outcome(notation_cmd::check(args)),
         Command::Moves(args) => io_outcome(moves(args)),
         Command::Selfplay(args) => io_outcome(selfplay(args)),
+        Command::Routes(args) => io_outcome(routes(args)),
     }
 }
 
@@ -225,6 +262,136 @@ fn io_outcome(result: io::Result<Outcome>) -> Outcome {
             Outcome::Failed
         }
     }
+}
+
+fn limits(time_limit: Option<u64>) -> SearchLimits {
+    SearchLimits {
+        time: time_limit.map(Duration::from_millis),
+    }
+}
+
+fn print_json_or_text<T: serde::Serialize + std::fmt::Display>(
+    format: Format,
+    value: &T,
+) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    match format {
+        Format::Text => write!(out, "{value}")?,
+        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(value)?)?,
+    }
+    out.flush()
+}
+
+fn routes(args: &RoutesArgs) -> io::Result<Outcome> {
+    let bytes = std::fs::read(&args.file).map_err(|e| with_path(&args.file, e))?;
+    let name = args.file.display().to_string();
+    let log = match import(&name, &bytes) {
+        Ok(log) => log,
+        Err(e) => return reject(args.format, FailureReport::from(&e), e),
+    };
+    let mut replay = match Replay::new(&log) {
+        Ok(r) => r,
+        Err(e) => return reject(args.format, FailureReport::from(&e), ReplayError::from(e)),
+    };
+    let stop = args.at.unwrap_or(log.actions.len());
+    if stop > log.actions.len() {
+        eprintln!(
+            "railnote: --at {stop}: the log has only {} actions",
+            log.actions.len()
+        );
+        return Ok(Outcome::Failed);
+    }
+    while replay.processed() < stop {
+        if let Some(Err(e)) = replay.step() {
+            return reject(args.format, FailureReport::from(&e), ReplayError::from(e));
+        }
+    }
+    let game = replay.game();
+    let corp = match &args.corp {
+        Some(sym) => match (0..game.corps.len())
+            .map(|i| CorpId(i as u8))
+            .find(|&c| game.title.corp(c).sym.eq_ignore_ascii_case(sym))
+        {
+            Some(c) if game.corp(c).floated && !game.corp(c).closed => c,
+            Some(_) => {
+                eprintln!("railnote: --corp {sym}: not a floated corporation at action {stop}");
+                return Ok(Outcome::Failed);
+            }
+            None => {
+                eprintln!("railnote: --corp {sym}: no such corporation");
+                return Ok(Outcome::Failed);
+            }
+        },
+        None => match game.acting_entity() {
+            Some(Entity::Corporation(c)) => c,
+            _ => {
+                eprintln!(
+                    "railnote: no corporation is operating after action {stop}; name one with --corp"
+                );
+                return Ok(Outcome::Failed);
+            }
+        },
+    };
+    let best = match best_run(game, corp, limits(args.time_limit)) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("railnote: {e}");
+            return Ok(Outcome::Failed);
+        }
+    };
+    print_json_or_text(args.format, &RoutesReport::new(game, stop, corp, &best))?;
+    Ok(Outcome::Legal)
+}
+
+fn check_runs(args: &ReplayArgs, log: &GameLog, mut replay: Replay<'_>) -> io::Result<Outcome> {
+    let mut audit = RunAudit {
+        runs: 0,
+        below: Vec::new(),
+        unproven: 0,
+    };
+    while let Some(logged) = log.actions.get(replay.processed()) {
+        if let Action::RunRoutes {
+            entity: Entity::Corporation(corp),
+            routes,
+        } = &logged.action
+        {
+            let game = replay.game();
+            // An illegal run is reported by the replay step below.
+            if let Ok(revenues) = run_revenues(game, *corp, routes) {
+                let recorded: Money = revenues.into_iter().sum();
+                match best_run(game, *corp, limits(args.time_limit)) {
+                    Ok(best) => {
+                        audit.runs += 1;
+                        if !best.optimal {
+                            audit.unproven += 1;
+                        }
+                        if best.optimal && best.total < recorded {
+                            // The engine accepted a run the search says cannot exist.
+                            eprintln!(
+                                "railnote: action #{}: the search's optimum {} is below the \
+                                 recorded {recorded}; please report this",
+                                logged.action_id, best.total
+                            );
+                        }
+                        if best.total > recorded {
+                            audit.below.push(RunCheck {
+                                index: replay.processed() + 1,
+                                action_id: logged.action_id,
+                                recorded,
+                                best: RoutesReport::new(game, replay.processed(), *corp, &best),
+                            });
+                        }
+                    }
+                    Err(e) => eprintln!("railnote: action #{}: {e}", logged.action_id),
+                }
+            }
+        }
+        if let Some(Err(e)) = replay.step() {
+            return reject(args.format, FailureReport::from(&e), ReplayError::from(e));
+        }
+    }
+    print_json_or_text(args.format, &audit)?;
+    Ok(Outcome::Legal)
 }
 
 /// An I/O error that names the file it happened on.
@@ -289,6 +456,9 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
         Ok(r) => r,
         Err(e) => return reject(args.format, FailureReport::from(&e), ReplayError::from(e)),
     };
+    if args.check_runs {
+        return check_runs(args, &log, replay);
+    }
     if args.at == Some(0) {
         return print_snapshot(args.format, &Snapshot::of(replay.game(), &log));
     }

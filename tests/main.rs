@@ -22,3 +22,5 @@ mod legal;
 /// samples, and a snapshot of every diagnostic kind.
 mod notation;
 mod notation_props;
+/// The optimal route finder against recorded runs and hand-built positions.
+mod routes;

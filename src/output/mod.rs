@@ -6,6 +6,7 @@
 mod failure;
 pub mod json_log;
 mod moves;
+mod routes;
 mod score;
 mod snapshot;
 
@@ -15,6 +16,9 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 
 pub use failure::{FailureDetail, FailureReport};
 pub use moves::{describe, MoveGroup, MovesReport};
+pub use routes::{
+    best_run, corp_trains, run_revenues, RouteReport, RoutesReport, RunAudit, RunCheck,
+};
 pub use score::{ScoreReport, Standing};
 pub use snapshot::{
     CompanySnapshot, CorporationSnapshot, PlayerSnapshot, PriceSnapshot, Snapshot, TileSnapshot,

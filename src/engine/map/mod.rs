@@ -9,6 +9,7 @@ mod board;
 mod data;
 mod graph;
 mod route;
+mod search;
 mod tile;
 
 pub use board::{
@@ -24,6 +25,7 @@ pub use route::{
     jr30_port_rule, plain_revenue, DistanceMode, RevenueHook, RouteError, RouteErrorKind,
     RouteRevenue, RunContext, Stop, TrainRoute, SHANNON_HEXES,
 };
+pub use search::{BestRun, FoundRoute, HookRules, RunRules, SearchError, SearchLimits, TrainSpec};
 pub use tile::{upgrade_fault, UpgradeFault};
 
 #[cfg(test)]

@@ -1,0 +1,804 @@
+//! Exact optimal run search: the best set of routes for all of a corporation's trains together.
+//!
+//! The search works on a compressed graph. Its vertices are the revenue nodes (cities, towns,
+//! offboards) connected to the corporation's stations; its edges are *chains*: the walks of
+//! pass-through track from one node to the next (the same walks [`Board::compute_run`] matches
+//! a logged connection against). Each chain carries the bitset of hexsides it crosses.
+//!
+//! 1. Every route is enumerated once: a simple path of chains whose inner nodes do not block
+//!    (offboards, cities full of other corporations' tokens), with at least two stops, a
+//!    station of the corporation, no group (port) twice, pairwise disjoint hexsides, and at
+//!    most as many stops as the longest train may count. Its revenue comes from the title's
+//!    [`RunRules`] (for 1836Jr30 the port rule of [`jr30_port_rule`](super::jr30_port_rule)).
+//! 2. Each train gets the routes it may run, best first. A depth-first branch and bound picks
+//!    one route (or none) per train with disjoint hexsides; the bound is the running total plus
+//!    each remaining train's best route avoiding the track already taken (plus the title's
+//!    largest run bonus). Trains of equal
+//!    distance take routes in increasing list order, so no combination is visited twice.
+//! 3. Ties keep the first combination found: routes are ordered by revenue, then by
+//!    enumeration order, which follows map order, so the answer is deterministic.
+//!
+//! The result is written as [`RouteSpec`]s that [`Board::compute_run`] accepts with the same
+//! revenue. An optional time limit stops the search early; the answer then says so and gives
+//! an upper bound instead of claiming optimality.
+
+use std::time::{Duration, Instant};
+
+use super::board::{Board, MAX_CITIES};
+use super::data::{End, Gauge, HexIdx, MapData, NodeKind};
+use super::route::{RevenueHook, RouteErrorKind, Stop};
+use crate::action::RouteSpec;
+use crate::ids::{CorpId, HexId, Money, TrainId};
+
+/// Hexside bitset width in 64-bit words (512 hexsides: enough for 18Ireland's 88 hexes).
+const WORDS: usize = 8;
+
+type Bits = [u64; WORDS];
+
+fn disjoint(a: &Bits, b: &Bits) -> bool {
+    a.iter().zip(b).all(|(x, y)| x & y == 0)
+}
+
+fn union(a: &Bits, b: &Bits) -> Bits {
+    let mut out = *a;
+    for (o, y) in out.iter_mut().zip(b) {
+        *o |= y;
+    }
+    out
+}
+
+/// Title-specific route rules the search needs. The defaults are the plain rules: any
+/// gauge, distance in stops, revenue = sum of the stops, no bonus on the whole run.
+pub trait RunRules {
+    /// Revenue of one route from its stops and their plain sum; an error makes the route
+    /// illegal (1836Jr30: a port on a route of fewer than three stops).
+    ///
+    /// # Errors
+    /// The route breaks a title rule.
+    fn route_revenue(&self, stops: &[Stop<'_>], sum: Money) -> Result<Money, RouteErrorKind>;
+
+    /// Whether trains may run on track of this gauge (18Ireland: broad and dual only).
+    fn gauge_usable(&self, gauge: Gauge) -> bool {
+        let _ = gauge;
+        true
+    }
+
+    /// Whether a train of `distance` may run a route of `stops` stops over `hexes` hexes
+    /// (hexes walked, a hex between two segments counted once; 18Ireland hex trains will
+    /// count hexes instead of stops). Trains of equal distance must fit the same routes.
+    fn fits(&self, distance: u32, stops: u32, hexes: u32) -> bool {
+        let _ = hexes;
+        stops <= distance
+    }
+
+    /// Bonus depending on the whole set of routes (e.g. 1822 destinations); 0 by default.
+    fn run_bonus(&self, routes: &[FoundRoute]) -> Money {
+        let _ = routes;
+        Money(0)
+    }
+
+    /// An upper bound of [`RunRules::run_bonus`] over every possible run.
+    fn max_run_bonus(&self) -> Money {
+        Money(0)
+    }
+}
+
+/// Route rules given by a [`RevenueHook`] alone (1836Jr30: [`jr30_port_rule`](super::jr30_port_rule)).
+#[derive(Debug, Clone, Copy)]
+pub struct HookRules(pub RevenueHook);
+
+impl RunRules for HookRules {
+    fn route_revenue(&self, stops: &[Stop<'_>], sum: Money) -> Result<Money, RouteErrorKind> {
+        (self.0)(stops, sum)
+    }
+}
+
+/// A train to route: its id and how many stops it may count (999 for D trains).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrainSpec {
+    /// The train.
+    pub train: TrainId,
+    /// Its distance in stops.
+    pub distance: u32,
+}
+
+/// Search limits.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SearchLimits {
+    /// Stop after this long and report the best run found with an upper bound.
+    pub time: Option<Duration>,
+}
+
+/// One train's route in the best run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoundRoute {
+    /// The route as a `run_routes` action states it (train, connections, nodes).
+    pub spec: RouteSpec,
+    /// Revenue of the route.
+    pub revenue: Money,
+    /// Stops in route order, as node signatures `(hex, part)`.
+    pub stops: Vec<(HexId, u8)>,
+}
+
+/// The result of a search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BestRun {
+    /// The routes, in the order of the trains given (trains that do not run are left out).
+    pub routes: Vec<FoundRoute>,
+    /// Total revenue (routes plus run bonus).
+    pub total: Money,
+    /// Whether the search finished, so that `total` is proven optimal.
+    pub optimal: bool,
+    /// Upper bound of the optimum (equal to `total` when optimal).
+    pub upper_bound: Money,
+    /// Routes enumerated (all trains).
+    pub routes_considered: usize,
+}
+
+/// Why a search cannot run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    /// The network crosses more hexsides than the search's bitsets hold.
+    #[error("the network has more than {0} hexsides")]
+    TooManyHexsides(usize),
+}
+
+type NodeRef = (u16, u8);
+
+/// A walk of track between two nodes.
+#[derive(Debug, Clone)]
+struct Chain {
+    a: usize,
+    b: usize,
+    /// Hexes of the walked paths, from `a` to `b`.
+    hexes: Vec<u16>,
+    bits: Bits,
+}
+
+/// A candidate route.
+#[derive(Debug, Clone)]
+struct Cand {
+    revenue: i64,
+    stops: u32,
+    hexes: u32,
+    bits: Bits,
+    start: usize,
+    /// Chain indices in route order from `start`.
+    chains: Vec<u32>,
+}
+
+struct Net<'a> {
+    map: &'a MapData,
+    board: &'a Board,
+    corp: CorpId,
+    nodes: Vec<NodeRef>,
+    node_index: std::collections::HashMap<NodeRef, usize>,
+    blocks: Vec<bool>,
+    tokened: Vec<bool>,
+    chains: Vec<Chain>,
+    /// Per node, (chain, other node).
+    adj: Vec<Vec<(usize, usize)>>,
+    hexside_ids: std::collections::HashMap<(u16, u8), usize>,
+    node_path_ids: std::collections::HashMap<(u16, u8), usize>,
+}
+
+impl<'a> Net<'a> {
+    fn node_id(&mut self, n: NodeRef) -> usize {
+        if let Some(&i) = self.node_index.get(&n) {
+            return i;
+        }
+        let i = self.nodes.len();
+        self.nodes.push(n);
+        self.node_index.insert(n, i);
+        self.blocks.push(
+            self.board
+                .node_blocks(self.map, HexIdx(n.0), n.1, self.corp),
+        );
+        let t = self.board.tile_def(self.map, HexIdx(n.0));
+        let tokened = t.cities.iter().position(|&c| c == n.1).is_some_and(|ci| {
+            ci < MAX_CITIES && self.board.city_tokened_by(HexIdx(n.0), ci, self.corp)
+        });
+        self.tokened.push(tokened);
+        self.adj.push(Vec::new());
+        i
+    }
+
+    fn hexside(&mut self, h: u16, e: u8) -> Result<usize, SearchError> {
+        let hd = &self.map.hexes[usize::from(h)];
+        let key = match hd.neighbours[usize::from(e)] {
+            Some(nb) => (h, e).min((nb.0, (e + 3) % 6)),
+            None => (h, e),
+        };
+        let next = self.hexside_ids.len() + self.node_path_ids.len();
+        let id = *self.hexside_ids.entry(key).or_insert(next);
+        if id >= WORDS * 64 {
+            return Err(SearchError::TooManyHexsides(WORDS * 64));
+        }
+        Ok(id)
+    }
+
+    fn node_path(&mut self, h: u16, pi: u8) -> Result<usize, SearchError> {
+        let next = self.hexside_ids.len() + self.node_path_ids.len();
+        let id = *self.node_path_ids.entry((h, pi)).or_insert(next);
+        if id >= WORDS * 64 {
+            return Err(SearchError::TooManyHexsides(WORDS * 64));
+        }
+        Ok(id)
+    }
+
+    /// All chains leaving node `n`: (end node, paths walked).
+    fn walks_from(&self, n: NodeRef, rules: &dyn RunRules) -> Vec<(NodeRef, Vec<(u16, u8)>)> {
+        let mut out = Vec::new();
+        let t = self.board.tile_def(self.map, HexIdx(n.0));
+        for (pi, p) in t.paths.iter().enumerate() {
+            if !p.nodes().any(|m| m == n.1) || !rules.gauge_usable(p.gauge) {
+                continue;
+            }
+            let mut stack = Vec::new();
+            let mut counter = Vec::new();
+            self.walk(
+                n,
+                n.0,
+                pi as u8,
+                None,
+                &mut stack,
+                &mut counter,
+                &mut out,
+                rules,
+            );
+        }
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &self,
+        start: NodeRef,
+        h: u16,
+        pi: u8,
+        skip: Option<u8>,
+        stack: &mut Vec<(u16, u8)>,
+        counter: &mut Vec<(u16, u8)>,
+        out: &mut Vec<(NodeRef, Vec<(u16, u8)>)>,
+        rules: &dyn RunRules,
+    ) {
+        if stack.contains(&(h, pi)) {
+            return;
+        }
+        let st = &self.board.hexes[usize::from(h)];
+        let t = self.map.tile_def(st.tile.def);
+        let p = &t.paths[usize::from(pi)];
+        if p.edges(st.rotation).any(|e| counter.contains(&(h, e))) {
+            return;
+        }
+        stack.push((h, pi));
+        let first = stack.len() == 1;
+        let mut ended = false;
+        for m in p.nodes() {
+            if first && m == start.1 {
+                continue;
+            }
+            out.push(((h, m), stack.clone()));
+            ended = true;
+        }
+        if !ended {
+            let hd = &self.map.hexes[usize::from(h)];
+            for e in p.edges(st.rotation) {
+                if Some(e) == skip {
+                    continue;
+                }
+                let Some(nb) = hd.neighbours[usize::from(e)] else {
+                    continue;
+                };
+                let facing = (e + 3) % 6;
+                counter.push((h, e));
+                let nst = &self.board.hexes[nb.get()];
+                let nt = self.map.tile_def(nst.tile.def);
+                for (qi, q) in nt.paths.iter().enumerate() {
+                    let touches = q
+                        .ends()
+                        .iter()
+                        .any(|&x| x.rotated(nst.rotation) == End::Edge(facing));
+                    if touches && p.gauge.joins(q.gauge) && rules.gauge_usable(q.gauge) {
+                        self.walk(
+                            start,
+                            nb.0,
+                            qi as u8,
+                            Some(facing),
+                            stack,
+                            counter,
+                            out,
+                            rules,
+                        );
+                    }
+                }
+                counter.pop();
+            }
+        }
+        stack.pop();
+    }
+
+    /// The nodes and chains connected to the corporation's stations.
+    fn build(
+        map: &'a MapData,
+        board: &'a Board,
+        corp: CorpId,
+        rules: &dyn RunRules,
+    ) -> Result<Net<'a>, SearchError> {
+        let mut net = Net {
+            map,
+            board,
+            corp,
+            nodes: Vec::new(),
+            node_index: Default::default(),
+            blocks: Vec::new(),
+            tokened: Vec::new(),
+            chains: Vec::new(),
+            adj: Vec::new(),
+            hexside_ids: Default::default(),
+            node_path_ids: Default::default(),
+        };
+        for s in board.stations(corp) {
+            let node = board.tile_def(map, s.hex).cities[usize::from(s.city)];
+            net.node_id((s.hex.0, node));
+        }
+        let mut next = 0;
+        while next < net.nodes.len() {
+            let n = net.nodes[next];
+            let from = next;
+            next += 1;
+            // Routes never pass through a blocking node: what lies beyond it is reached
+            // only through other nodes.
+            if net.blocks[from] {
+                continue;
+            }
+            for (end, paths) in net.walks_from(n, rules) {
+                let to = net.node_id(end);
+                if to < from && !net.blocks[to] {
+                    // Found (reversed) when `to` was expanded.
+                    continue;
+                }
+                if to == from {
+                    continue;
+                }
+                let mut bits = [0u64; WORDS];
+                for &(h, pi) in &paths {
+                    let st = &board.hexes[usize::from(h)];
+                    let p = &map.tile_def(st.tile.def).paths[usize::from(pi)];
+                    for e in p.edges(st.rotation) {
+                        let id = net.hexside(h, e)?;
+                        bits[id / 64] |= 1 << (id % 64);
+                    }
+                    if p.nodes().count() > 1 {
+                        let id = net.node_path(h, pi)?;
+                        bits[id / 64] |= 1 << (id % 64);
+                    }
+                }
+                let ci = net.chains.len();
+                net.chains.push(Chain {
+                    a: from,
+                    b: to,
+                    hexes: paths.iter().map(|&(h, _)| h).collect(),
+                    bits,
+                });
+                net.adj[from].push((ci, to));
+                net.adj[to].push((ci, from));
+            }
+        }
+        Ok(net)
+    }
+}
+
+struct Enumerator<'n, 'a> {
+    net: &'n Net<'a>,
+    rules: &'n dyn RunRules,
+    phase_colours: &'n [super::data::Colour],
+    max_distance: u32,
+    path_nodes: Vec<usize>,
+    path_chains: Vec<u32>,
+    on_path: Vec<bool>,
+    out: Vec<Cand>,
+    deadline: Option<Instant>,
+    ticks: u32,
+    timed_out: bool,
+}
+
+impl Enumerator<'_, '_> {
+    fn out_of_time(&mut self) -> bool {
+        if self.timed_out {
+            return true;
+        }
+        self.ticks += 1;
+        // The first tick checks too, so that a spent budget stops at once.
+        if self.ticks % 1024 == 1 {
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.timed_out = true;
+                }
+            }
+        }
+        self.timed_out
+    }
+
+    fn dfs(&mut self, used: Bits, hexes: u32) {
+        if self.out_of_time() {
+            return;
+        }
+        let cur = *self.path_nodes.last().expect("path has a start");
+        let start = self.path_nodes[0];
+        if self.path_nodes.len() >= 2 && start < cur {
+            self.record(used, hexes);
+        }
+        let len = self.path_nodes.len() as u32;
+        if len >= self.max_distance {
+            return;
+        }
+        if len > 1 && self.net.blocks[cur] {
+            return;
+        }
+        for k in 0..self.net.adj[cur].len() {
+            let (ci, other) = self.net.adj[cur][k];
+            if self.on_path[other] {
+                continue;
+            }
+            let chain = &self.net.chains[ci];
+            if !disjoint(&chain.bits, &used) {
+                continue;
+            }
+            let next_used = union(&used, &chain.bits);
+            let h = chain.hexes.len() as u32;
+            self.on_path[other] = true;
+            self.path_nodes.push(other);
+            self.path_chains.push(ci as u32);
+            self.dfs(next_used, hexes + h);
+            self.path_chains.pop();
+            self.path_nodes.pop();
+            self.on_path[other] = false;
+        }
+    }
+
+    fn record(&mut self, used: Bits, hexes: u32) {
+        let net = self.net;
+        if !self.path_nodes.iter().any(|&n| net.tokened[n]) {
+            return;
+        }
+        let mut stops: Vec<Stop<'_>> = Vec::with_capacity(self.path_nodes.len());
+        let mut groups: Vec<&str> = Vec::new();
+        for &n in &self.path_nodes {
+            let (h, ni) = net.nodes[n];
+            let t = net.board.tile_def(net.map, HexIdx(h));
+            let node = &t.nodes[usize::from(ni)];
+            for g in &node.groups {
+                if groups.contains(&g.as_str()) {
+                    return;
+                }
+                groups.push(g);
+            }
+            stops.push(Stop {
+                hex: net.map.hexes[usize::from(h)].id,
+                part: node.part,
+                node,
+                value: node.revenue.value(self.phase_colours),
+                tokened_by_runner: net.tokened[n],
+            });
+        }
+        let sum: Money = stops.iter().map(|s| s.value).sum();
+        let Ok(revenue) = self.rules.route_revenue(&stops, sum) else {
+            return;
+        };
+        self.out.push(Cand {
+            revenue: revenue.0,
+            stops: stops.len() as u32,
+            // A stop's hex ends one segment and starts the next: count it once.
+            hexes: hexes + 1 - self.path_chains.len() as u32,
+            bits: used,
+            start: self.path_nodes[0],
+            chains: self.path_chains.clone(),
+        });
+    }
+}
+
+struct Combiner<'c> {
+    cands: &'c [Cand],
+    /// Per train, candidate indices best first.
+    lists: Vec<Vec<u32>>,
+    /// Per train, the best revenue of the train and all trains after it.
+    rest: Vec<i64>,
+    same_as_prev: Vec<bool>,
+    bonus_bound: i64,
+    best: i64,
+    best_pick: Vec<Option<u32>>,
+    pick: Vec<Option<u32>>,
+    /// Position in its list of each train's pick (usize::MAX for none).
+    pos: Vec<usize>,
+    deadline: Option<Instant>,
+    ticks: u32,
+    timed_out: bool,
+    score: &'c dyn Fn(&[Option<u32>]) -> i64,
+}
+
+impl Combiner<'_> {
+    fn dfs(&mut self, i: usize, used: Bits, total: i64) {
+        if self.timed_out {
+            return;
+        }
+        self.ticks += 1;
+        if self.ticks % 1024 == 1 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.timed_out = true;
+            return;
+        }
+        if i == self.lists.len() {
+            let value = if self.bonus_bound > 0 {
+                (self.score)(&self.pick)
+            } else {
+                total
+            };
+            if value > self.best {
+                self.best = value;
+                self.best_pick.clone_from(&self.pick);
+            }
+            return;
+        }
+        if total + self.rest[i] + self.bonus_bound <= self.best {
+            return;
+        }
+        // Tighter, when more than one train is left: each remaining train's best route that
+        // avoids the track already used, trains of equal distance taking routes further down
+        // their common list (conflicts among the remaining trains are ignored, so this is
+        // still an upper bound). With one train left the loop below finds its best directly.
+        if i + 1 < self.lists.len() {
+            let mut bound = total + self.bonus_bound;
+            let mut prev_pos = if i > 0 { self.pos[i - 1] } else { usize::MAX };
+            for j in i..self.lists.len() {
+                let from = if self.same_as_prev[j] {
+                    if prev_pos == usize::MAX {
+                        break;
+                    }
+                    prev_pos + 1
+                } else {
+                    0
+                };
+                let found = self.lists[j][from.min(self.lists[j].len())..]
+                    .iter()
+                    .position(|&k| disjoint(&self.cands[k as usize].bits, &used));
+                match found {
+                    Some(p) => {
+                        prev_pos = from + p;
+                        bound += self.cands[self.lists[j][prev_pos] as usize].revenue.max(0);
+                    }
+                    None => prev_pos = usize::MAX,
+                }
+            }
+            if bound <= self.best {
+                return;
+            }
+        }
+        let after = self.rest.get(i + 1).copied().unwrap_or(0);
+        // Trains right after this one with the same distance pick further down the same list,
+        // so each earns at most what this train's pick earns.
+        let followers = self.same_as_prev[i + 1..]
+            .iter()
+            .take_while(|&&same| same)
+            .count();
+        let beyond = self.rest.get(i + 1 + followers).copied().unwrap_or(0);
+        let (from, allow) = if self.same_as_prev[i] {
+            let p = self.pos[i - 1];
+            (p.saturating_add(1), p != usize::MAX)
+        } else {
+            (0, true)
+        };
+        if allow {
+            for k in from..self.lists[i].len() {
+                let c = &self.cands[self.lists[i][k] as usize];
+                let rest = after.min(c.revenue.max(0) * followers as i64 + beyond);
+                if total + c.revenue + rest + self.bonus_bound <= self.best {
+                    break;
+                }
+                if !disjoint(&c.bits, &used) {
+                    continue;
+                }
+                self.pick[i] = Some(self.lists[i][k]);
+                self.pos[i] = k;
+                self.dfs(i + 1, union(&used, &c.bits), total + c.revenue);
+            }
+        }
+        self.pick[i] = None;
+        self.pos[i] = usize::MAX;
+        self.dfs(i + 1, used, total);
+    }
+}
+
+impl Board {
+    /// The best run for `corp`'s `trains` in a phase with tile colours `phase_colours`:
+    /// exact branch and bound over all trains together (see the module docs).
+    ///
+    /// # Errors
+    /// The network is too large for the search's bitsets.
+    pub fn best_run(
+        &self,
+        map: &MapData,
+        corp: CorpId,
+        trains: &[TrainSpec],
+        phase_colours: &[super::data::Colour],
+        rules: &dyn RunRules,
+        limits: SearchLimits,
+    ) -> Result<BestRun, SearchError> {
+        let deadline = limits.time.map(|t| Instant::now() + t);
+        let net = Net::build(map, self, corp, rules)?;
+        let max_distance = trains.iter().map(|t| t.distance).max().unwrap_or(0);
+        let mut en = Enumerator {
+            net: &net,
+            rules,
+            phase_colours,
+            max_distance,
+            path_nodes: Vec::new(),
+            path_chains: Vec::new(),
+            on_path: vec![false; net.nodes.len()],
+            out: Vec::new(),
+            deadline,
+            ticks: 0,
+            timed_out: false,
+        };
+        if max_distance >= 2 {
+            for s in 0..net.nodes.len() {
+                en.on_path[s] = true;
+                en.path_nodes.push(s);
+                en.dfs([0; WORDS], 0);
+                en.path_nodes.pop();
+                en.on_path[s] = false;
+            }
+        }
+        let enum_timed_out = en.timed_out;
+        let mut cands = en.out;
+        // Best first; ties in enumeration order (stable sort).
+        cands.sort_by_key(|c| std::cmp::Reverse(c.revenue));
+        // Longest trains first, so that the bound tightens early; equal trains in given order.
+        let mut order: Vec<usize> = (0..trains.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(trains[i].distance));
+        let lists: Vec<Vec<u32>> = order
+            .iter()
+            .map(|&i| {
+                (0..cands.len() as u32)
+                    .filter(|&k| {
+                        let c = &cands[k as usize];
+                        rules.fits(trains[i].distance, c.stops, c.hexes)
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut rest = vec![0i64; order.len()];
+        for i in (0..order.len()).rev() {
+            let best = lists[i]
+                .first()
+                .map_or(0, |&k| cands[k as usize].revenue.max(0));
+            rest[i] = best + rest.get(i + 1).copied().unwrap_or(0);
+        }
+        let same_as_prev: Vec<bool> = (0..order.len())
+            .map(|i| i > 0 && trains[order[i]].distance == trains[order[i - 1]].distance)
+            .collect();
+        let bonus_bound = rules.max_run_bonus().0.max(0);
+        let build = |pick: &[Option<u32>]| -> Vec<FoundRoute> {
+            let mut routes: Vec<(usize, FoundRoute)> = pick
+                .iter()
+                .zip(&order)
+                .filter_map(|(p, &ti)| {
+                    p.map(|k| {
+                        (
+                            ti,
+                            self.found_route(map, &net, &cands[k as usize], trains[ti].train),
+                        )
+                    })
+                })
+                .collect();
+            routes.sort_by_key(|(ti, _)| *ti);
+            routes.into_iter().map(|(_, r)| r).collect()
+        };
+        let score = |pick: &[Option<u32>]| -> i64 {
+            let routes = build(pick);
+            let sum: i64 = routes.iter().map(|r| r.revenue.0).sum();
+            sum + rules.run_bonus(&routes).0
+        };
+        let mut comb = Combiner {
+            cands: &cands,
+            lists,
+            rest: rest.clone(),
+            same_as_prev,
+            bonus_bound,
+            best: 0,
+            best_pick: vec![None; order.len()],
+            pick: vec![None; order.len()],
+            pos: vec![usize::MAX; order.len()],
+            deadline,
+            ticks: 0,
+            timed_out: enum_timed_out,
+            score: &score,
+        };
+        if !enum_timed_out {
+            comb.dfs(0, [0; WORDS], 0);
+        }
+        let routes = build(&comb.best_pick);
+        let total =
+            Money(routes.iter().map(|r| r.revenue.0).sum::<i64>() + rules.run_bonus(&routes).0);
+        let optimal = !comb.timed_out;
+        let upper_bound = if optimal {
+            total
+        } else if enum_timed_out {
+            Money(net.crude_bound(trains, phase_colours) + bonus_bound)
+        } else {
+            Money((rest.first().copied().unwrap_or(0) + bonus_bound).max(total.0))
+        };
+        Ok(BestRun {
+            routes,
+            total,
+            optimal,
+            upper_bound,
+            routes_considered: cands.len(),
+        })
+    }
+
+    fn found_route(&self, map: &MapData, net: &Net<'_>, c: &Cand, train: TrainId) -> FoundRoute {
+        let mut at = c.start;
+        let mut nodes = vec![at];
+        let mut connections = Vec::with_capacity(c.chains.len());
+        for &ci in &c.chains {
+            let ch = &net.chains[ci as usize];
+            let mut hexes: Vec<HexId> = ch
+                .hexes
+                .iter()
+                .map(|&h| map.hexes[usize::from(h)].id)
+                .collect();
+            if ch.a == at {
+                at = ch.b;
+            } else {
+                hexes.reverse();
+                at = ch.a;
+            }
+            nodes.push(at);
+            connections.push(hexes);
+        }
+        let stops: Vec<(HexId, u8)> = nodes
+            .iter()
+            .map(|&n| {
+                let (h, ni) = net.nodes[n];
+                let part = self.tile_def(map, HexIdx(h)).nodes[usize::from(ni)].part;
+                (map.hexes[usize::from(h)].id, part)
+            })
+            .collect();
+        FoundRoute {
+            spec: RouteSpec {
+                train,
+                connections,
+                revenue: Some(Money(c.revenue)),
+                nodes: stops.clone(),
+            },
+            revenue: Money(c.revenue),
+            stops,
+        }
+    }
+}
+
+impl Net<'_> {
+    /// A bound that needs no enumeration: per train, its `distance` most valuable nodes,
+    /// grouped nodes (ports) counted at their value times the number of stations.
+    fn crude_bound(&self, trains: &[TrainSpec], phase_colours: &[super::data::Colour]) -> i64 {
+        let stations = self.tokened.iter().filter(|&&t| t).count() as i64;
+        let mut values: Vec<i64> = self
+            .nodes
+            .iter()
+            .map(|&(h, ni)| {
+                let node = &self.board.tile_def(self.map, HexIdx(h)).nodes[usize::from(ni)];
+                let v = node.revenue.value(phase_colours).0.max(0);
+                if node.groups.is_empty() || node.kind == NodeKind::City {
+                    v
+                } else {
+                    v * stations.max(1)
+                }
+            })
+            .collect();
+        values.sort_unstable_by_key(|&v| std::cmp::Reverse(v));
+        trains
+            .iter()
+            .map(|t| values.iter().take(t.distance as usize).sum::<i64>())
+            .sum()
+    }
+}
