@@ -275,6 +275,12 @@ fn greedy(game: &Game, legal: &LegalActions, rng: &mut Rng) -> Action {
             pass_or_first(legal)
         }
         RoundKind::Operating => greedy_or(game, legal, &own, rng),
+        RoundKind::Merger => own
+            .first()
+            .map(|l| l.action.clone())
+            .unwrap_or(Action::Pass {
+                entity: acting.unwrap_or(Entity::Player(crate::ids::PlayerId(0))),
+            }),
     }
 }
 

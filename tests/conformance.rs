@@ -68,6 +68,7 @@ fn round_label(reference: &str) -> String {
         "Auction Round" => "PR".to_string(),
         "Stock Round" => format!("SR {num}"),
         "Operating Round" => format!("OR {num}"),
+        "Merger Round" => format!("MR {num}"),
         other => format!("{other} {num}"),
     }
 }
@@ -502,34 +503,34 @@ fn initial_state_matches_the_reference() {
     }
 }
 
-/// 18Ireland so far: the seed-resolved setup, the private auction and the first stock round
-/// with its minor auctions. Every state up to the first operating round must equal the
-/// reference's (over the reference's corporations and privates: removed ones are not listed
-/// there).
+/// How far each 18Ireland reference game replays with every state equal to the reference's
+/// (compared over the reference's corporations and privates: removed ones are not listed
+/// there). 18Ireland is in progress: the numbers pin the progress, and a regression lowers them.
+const IRELAND_PROGRESS: &[(&str, usize)] = &[
+    ("161830.json", 264),
+    ("18Ireland_game_end_bankrupt.json", 262),
+    ("18Ireland_game_end_stock_market.json", 245),
+    ("larger_bank_optional_rule.json", 218),
+];
+
 #[test]
-fn ireland_opening_matches_the_reference_engine() {
+fn ireland_replays_match_the_reference_engine_so_far() {
     let Some(shared) = shared_dir() else { return };
-    let mut checked = 0;
-    for path in fixtures(&shared, "18Ireland") {
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let trace = load_trace(&shared.join("traces/18Ireland").join(format!(
-            "{}.jsonl",
-            path.file_stem().unwrap().to_string_lossy()
-        )))
+    for &(name, floor) in IRELAND_PROGRESS {
+        let path = shared.join("fixtures/18Ireland").join(name);
+        let trace = load_trace(
+            &shared
+                .join("traces/18Ireland")
+                .join(name.replace(".json", ".jsonl")),
+        )
         .expect("every 18Ireland fixture has a trace");
         let src = std::fs::read_to_string(&path).unwrap();
-        let log = log::read(&name, &src).unwrap_or_else(|e| panic!("{}", render(&e)));
+        let log = log::read(name, &src).unwrap_or_else(|e| panic!("{}", render(&e)));
         let mut replay = Replay::new(&log).unwrap_or_else(|e| panic!("{}", render(&e)));
-        let mut in_auction = 0;
-        let mut mismatch = None;
-        let mut reached_the_operating_round = false;
+        let mut matched = 0;
+        let mut stop = String::new();
         let outcome = replay.run_with(|step, game| {
             let reference = &trace.processed[&step.action.action_id];
-            let round = reference["round_label"].as_str().unwrap_or("");
-            if !(round.starts_with("Auction") || round.starts_with("Stock Round 1")) {
-                reached_the_operating_round = true;
-                return ControlFlow::Break(());
-            }
             let theirs = reference_fields(reference);
             let keys: BTreeSet<&str> = theirs.iter().map(|(k, _)| k.as_str()).collect();
             let ours: Vec<_> = our_fields(&Snapshot::after(game, &log, step))
@@ -537,28 +538,22 @@ fn ireland_opening_matches_the_reference_engine() {
                 .filter(|(k, _)| keys.contains(k.as_str()))
                 .collect();
             if let Some(diff) = first_difference(&ours, &theirs) {
-                mismatch = Some(format!(
-                    "{name}: after action #{} (id {}): {diff}",
+                stop = format!(
+                    "after action #{} (id {}): {diff}",
                     step.index, step.action.action_id
-                ));
+                );
                 return ControlFlow::Break(());
             }
-            in_auction += 1;
+            matched += 1;
             ControlFlow::Continue(())
         });
-        assert_eq!(mismatch, None);
         if let Err(e) = outcome {
-            panic!(
-                "{name}: stopped after {in_auction} actions:\n{}",
-                render(&e)
-            );
+            stop = render(&e).lines().take(3).collect::<Vec<_>>().join(" / ");
         }
+        eprintln!("{name}: {matched} actions match the reference; then {stop}");
         assert!(
-            reached_the_operating_round,
-            "{name}: {in_auction} actions, no operating round"
+            matched >= floor,
+            "{name}: only {matched} actions match (pinned {floor}); {stop}"
         );
-        eprintln!("{name}: auction and SR 1 match the reference ({in_auction} actions)");
-        checked += in_auction;
     }
-    assert!(checked > 0);
 }

@@ -250,6 +250,7 @@ impl Game {
                 gen.operating();
                 gen.exchanges();
             }
+            Round::Merger(_) => gen.merger(),
         }
         gen.out
     }
@@ -264,6 +265,13 @@ struct Gen<'g> {
 
 impl Gen<'_> {
     /// Keeps a candidate if `check` accepts it (duplicates by key are dropped).
+    /// Merger rounds: only passing is implemented so far.
+    fn merger(&mut self) {
+        if let Some(entity) = self.game.acting_entity() {
+            self.push_checked(Action::Pass { entity });
+        }
+    }
+
     fn push_checked(&mut self, action: Action) {
         if self.game.check(&action).is_ok() {
             self.push_unique(LegalAction::exact(action));
@@ -510,6 +518,23 @@ impl Gen<'_> {
                 if let Some(home) = game.title.corp(corp).home {
                     self.cities_on(entity, home)
                 }
+            }
+            OrStep::IssueShares => {
+                if let Some(share) = game.issuable_share(corp) {
+                    self.push_checked(Action::SellShares {
+                        entity,
+                        shares: vec![share],
+                        percent: None,
+                    });
+                }
+                if let Some(share) = game.redeemable_share(corp) {
+                    self.push_checked(Action::BuyShares {
+                        entity,
+                        shares: vec![share],
+                        percent: None,
+                    });
+                }
+                self.push_checked(Action::Pass { entity });
             }
             OrStep::Track => {
                 self.track(corp);

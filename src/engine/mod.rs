@@ -12,6 +12,7 @@ pub mod title;
 mod auction;
 mod legal;
 mod market;
+mod merger;
 mod operating;
 mod shares;
 mod stock;
@@ -92,6 +93,8 @@ pub enum RoundKind {
     Stock,
     /// An operating round.
     Operating,
+    /// A merger round (18Ireland).
+    Merger,
 }
 
 #[derive(Debug, Clone)]
@@ -99,6 +102,7 @@ pub(crate) enum Round {
     Auction(auction::AuctionRound),
     Stock(stock::StockRound),
     Operating(operating::OperatingRound),
+    Merger(merger::MergerRound),
 }
 
 /// A game in progress.
@@ -148,6 +152,8 @@ pub struct Game {
     pub priority_deal: Option<PlayerId>,
     /// The outcome of the title's random setup, if it has one.
     pub resolved_setup: Option<setup::ResolvedSetup>,
+    /// Bonus markers placed by privates: (private, corporation it serves, hex).
+    pub assignments: Vec<(CompanyId, CorpId, crate::ids::HexId)>,
 }
 
 impl Game {
@@ -251,13 +257,19 @@ impl Game {
             .collect();
         let mut trains = Vec::new();
         for (k, def) in title.trains.iter().enumerate() {
-            for copy in 0..def.count {
+            // An unlimited type starts with one copy; buying it puts the next one in the depot.
+            let copies = if def.unlimited { 1 } else { def.count };
+            for copy in 0..copies {
                 trains.push(Train {
                     id: TrainId {
                         kind: crate::ids::TrainKind(k as u8),
                         copy,
                     },
-                    owner: TrainOwner::Depot,
+                    owner: if def.reserve {
+                        TrainOwner::Reserve
+                    } else {
+                        TrainOwner::Depot
+                    },
                     operated: false,
                 });
             }
@@ -293,6 +305,7 @@ impl Game {
             end_trigger: None,
             priority_deal: None,
             resolved_setup: None,
+            assignments: Vec::new(),
         };
         if let Some(resolved) = &resolved {
             for c in &resolved.removed_companies {
@@ -329,6 +342,7 @@ impl Game {
             Round::Auction(_) => auction::process(self, action)?,
             Round::Stock(_) => stock::process(self, action)?,
             Round::Operating(_) => operating::process(self, action)?,
+            Round::Merger(_) => merger::process(self, action)?,
         }
         self.after_action();
         Ok(())
@@ -340,6 +354,7 @@ impl Game {
             Round::Auction(_) => RoundKind::Auction,
             Round::Stock(_) => RoundKind::Stock,
             Round::Operating(_) => RoundKind::Operating,
+            Round::Merger(_) => RoundKind::Merger,
         }
     }
 
@@ -349,6 +364,7 @@ impl Game {
             Round::Auction(_) => "PR".to_string(),
             Round::Stock(_) => format!("SR {}", self.turn),
             Round::Operating(or) => format!("OR {}.{}", self.turn, or.round_num),
+            Round::Merger(m) => format!("MR {}.{}", self.turn, m.round_num),
         }
     }
 
@@ -366,6 +382,7 @@ impl Game {
             Round::Auction(a) => a.acting(self).map(Entity::Player),
             Round::Stock(s) => s.acting(self).map(Entity::Player),
             Round::Operating(o) => o.acting(self),
+            Round::Merger(m) => m.acting(self).map(Entity::Player),
         }
     }
 

@@ -6,20 +6,25 @@
 //! where the reference waited for one.
 
 use crate::action::{Action, DividendKind, Entity, RouteSpec};
-use crate::engine::map::{jr30_port_rule, LayRequest, Station, TrainRoute};
+use crate::engine::map::{LayRequest, RunContext, Station, TrainRoute};
 use crate::engine::market::MarketMove;
 use crate::engine::shares::Holder;
 use crate::engine::state::{CompanyOwner, GameEndReason, Train, TrainOwner};
-use crate::engine::title::{Ability, HomeTokenTiming, TrainEvent};
+use crate::engine::title::{
+    Ability, Capitalization, CorpKind, DividendMoves, HomeTokenTiming, MustBuyTrain, RouteRule,
+    TrainEvent,
+};
 use crate::engine::{Game, Round, RuleViolation};
 use crate::ids::{
-    CityRef, CompanyId, CorpId, HexId, Money, PlayerId, Rotation, TileId, TrainId, TrainKind,
+    CityRef, CompanyId, CorpId, HexId, Money, PlayerId, Rotation, ShareId, TileId, TrainId,
+    TrainKind,
 };
 
 /// Where a corporation's turn stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum OrStep {
     HomeToken,
+    IssueShares,
     Track,
     Token,
     Route,
@@ -32,6 +37,7 @@ impl OrStep {
     fn name(self) -> &'static str {
         match self {
             OrStep::HomeToken => "home token",
+            OrStep::IssueShares => "issue or redeem shares",
             OrStep::Track => "track",
             OrStep::Token => "token",
             OrStep::Route => "routes",
@@ -44,6 +50,7 @@ impl OrStep {
     fn allowed(self) -> &'static str {
         match self {
             OrStep::HomeToken => "place_token",
+            OrStep::IssueShares => "sell_shares (issue), buy_shares (redeem), pass",
             OrStep::Track => "lay_tile, pass",
             OrStep::Token => "place_token, pass",
             OrStep::Route => "run_routes",
@@ -62,6 +69,8 @@ pub(crate) struct OperatingRound {
     pub(crate) step: OrStep,
     revenue: Money,
     depot_kinds_bought: Vec<TrainKind>,
+    /// Tile actions taken this turn: whether each was an upgrade.
+    lays: Vec<bool>,
     /// Price per share of the last emergency sale (limits cheaper purchases from others).
     pub(crate) last_share_sold_price: Option<Money>,
     /// A corporation above its train limit after a phase change; it must discard first.
@@ -122,6 +131,7 @@ impl Game {
             step: OrStep::HomeToken,
             revenue: Money::ZERO,
             depot_kinds_bought: Vec::new(),
+            lays: Vec::new(),
             last_share_sold_price: None,
             discarding: None,
             teleport: None,
@@ -149,6 +159,7 @@ impl Game {
             o.step = OrStep::HomeToken;
             o.revenue = Money::ZERO;
             o.depot_kinds_bought.clear();
+            o.lays.clear();
             o.last_share_sold_price = None;
             o.teleport = None;
             if !self.corp(corp).operated {
@@ -162,7 +173,7 @@ impl Game {
                     }
                 }
             }
-            or_mut(self).step = OrStep::Track;
+            or_mut(self).step = OrStep::IssueShares;
             self.skip_steps();
             return;
         }
@@ -183,7 +194,8 @@ impl Game {
             let step = or(self).step;
             let waits = match step {
                 OrStep::HomeToken => true,
-                OrStep::Track => true,
+                OrStep::IssueShares => self.can_issue(corp) || self.can_redeem(corp),
+                OrStep::Track => self.track_step_waits(corp),
                 OrStep::Token => self.token_step_waits(corp),
                 OrStep::Route => self.route_step_waits(corp),
                 OrStep::Dividend => {
@@ -207,7 +219,8 @@ impl Game {
     fn next_or_step(&mut self) {
         let o = or_mut(self);
         o.step = match o.step {
-            OrStep::HomeToken => OrStep::Track,
+            OrStep::HomeToken => OrStep::IssueShares,
+            OrStep::IssueShares => OrStep::Track,
             OrStep::Track => OrStep::Token,
             OrStep::Token => OrStep::Route,
             OrStep::Route => OrStep::Dividend,
@@ -228,7 +241,9 @@ impl Game {
             self.end_game(GameEndReason::Bank);
             return;
         }
-        if last_of_set {
+        if last_of_set && self.merger_round_due() {
+            self.start_merger_round(round_num);
+        } else if last_of_set {
             self.turn += 1;
             self.start_stock_round();
         } else {
@@ -280,8 +295,120 @@ impl Game {
         available
     }
 
-    fn train_limit(&self) -> usize {
-        self.title.phases[self.phase].train_limit as usize
+    fn train_limit(&self, corp: CorpId) -> usize {
+        let phase = &self.title.phases[self.phase];
+        match self.title.corp(corp).kind {
+            CorpKind::Minor => phase.minor_train_limit.unwrap_or(phase.train_limit) as usize,
+            CorpKind::Major => phase.train_limit as usize,
+        }
+    }
+
+    /// Whether the track step still waits: the first tile action always; a later one while the
+    /// title allows it (not after an upgrade unless Dargan's ability) and its fee is affordable.
+    fn track_step_waits(&self, corp: CorpId) -> bool {
+        // Reference `Tracker#can_lay_tile?`: a track-timed lay ability of the corporation's own
+        // private, or one it could buy now, keeps the step open.
+        if self.has_track_ability(corp) || self.could_buy_track_private(corp) {
+            return true;
+        }
+        let lays = &or(self).lays;
+        let Some(rule) = self.title.tile_lays.get(lays.len()) else {
+            return false;
+        };
+        if lays.is_empty() {
+            return true;
+        }
+        let upgraded = lays.iter().any(|u| *u);
+        let may_lay = !(rule.not_if_upgraded && upgraded);
+        let may_upgrade = rule.upgrade || self.second_upgrade_fee(corp).is_some();
+        (may_lay || may_upgrade) && self.corp(corp).cash >= rule.cost
+    }
+
+    fn is_track_lay_ability(ability: &Ability) -> bool {
+        matches!(ability, Ability::TileLay { when: Some(w), .. } if w == "track")
+    }
+
+    fn has_track_ability(&self, corp: CorpId) -> bool {
+        self.corp(corp).companies.iter().any(|c| {
+            !self.company(*c).closed
+                && self.company(*c).uses_left > 0
+                && self.title.company(*c).abilities.iter().any(|a| {
+                    Self::is_track_lay_ability(a)
+                        && !matches!(
+                            a,
+                            Ability::TileLay {
+                                consumes_tile_lay: true,
+                                ..
+                            }
+                        )
+                })
+        })
+    }
+
+    fn could_buy_track_private(&self, corp: CorpId) -> bool {
+        self.companies_buyable()
+            && (0..self.companies.len())
+                .map(|i| CompanyId(i as u8))
+                .any(|c| {
+                    matches!(self.company(c).owner, CompanyOwner::Player(_))
+                        && !self.company(c).closed
+                        && !self.company_no_buy(c)
+                        && Money((self.title.company(c).value.0 + 1) / 2) <= self.corp(corp).cash
+                        && self
+                            .title
+                            .company(c)
+                            .abilities
+                            .iter()
+                            .any(Self::is_track_lay_ability)
+                })
+    }
+
+    /// The fee for an upgrade as a later tile action, when a private allows it (William Dargan).
+    fn second_upgrade_fee(&self, corp: CorpId) -> Option<Money> {
+        self.corp(corp).companies.iter().find_map(|c| {
+            self.title
+                .company(*c)
+                .abilities
+                .iter()
+                .find_map(|a| match a {
+                    Ability::SecondUpgrade { cost } if !self.company(*c).closed => Some(*cost),
+                    _ => None,
+                })
+        })
+    }
+
+    /// The first treasury share the corporation could issue to the pool, if any.
+    pub(crate) fn issuable_share(&self, corp: CorpId) -> Option<ShareId> {
+        if !self.title.operating.issue_shares || !self.corp(corp).ipoed {
+            return None;
+        }
+        let share = self
+            .corp(corp)
+            .ipo
+            .iter()
+            .copied()
+            .filter(|s| s.index != 0)
+            .min_by_key(|s| s.index)?;
+        self.pool_fits(corp, self.share_percent(share))
+            .then_some(share)
+    }
+
+    fn can_issue(&self, corp: CorpId) -> bool {
+        self.issuable_share(corp).is_some()
+    }
+
+    /// The first pool share the corporation could redeem, if any.
+    pub(crate) fn redeemable_share(&self, corp: CorpId) -> Option<ShareId> {
+        if !self.title.operating.issue_shares {
+            return None;
+        }
+        let share = self.pool.iter().copied().find(|s| s.corp == corp)?;
+        (self.corp(corp).cash >= self.bundle_price(corp, self.share_percent(share)))
+            .then_some(share)
+    }
+
+    fn can_redeem(&self, corp: CorpId) -> bool {
+        self.redeemable_share(corp).is_some()
     }
 
     /// Trains the depot offers: the next type, types made available by the phase, one of each
@@ -346,11 +473,17 @@ impl Game {
     }
 
     fn must_buy_train(&mut self, corp: CorpId) -> bool {
-        self.corp(corp).trains.is_empty() && self.route_available(corp)
+        if !self.corp(corp).trains.is_empty() {
+            return false;
+        }
+        match self.title.operating.must_buy_train {
+            MustBuyTrain::Route => self.route_available(corp),
+            MustBuyTrain::Always => !self.depot_offer().is_empty(),
+        }
     }
 
     fn can_buy_train(&self, corp: CorpId) -> bool {
-        let room = self.corp(corp).trains.len() < self.train_limit();
+        let room = self.corp(corp).trains.len() < self.train_limit(corp);
         let normal = room
             && self
                 .min_train_price(corp)
@@ -464,6 +597,11 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
     let Some(corp) = or(game).current() else {
         return Err(RuleViolation::GameOver);
     };
+    // A private's bonus marker may be placed at any time of an operating round once a
+    // corporation owns it (reference `Assign` step: not blocking, not tied to the turn).
+    if let (Entity::Company(company), Action::Assign { hex, .. }) = (action.entity(), action) {
+        return assign(game, company, *hex);
+    }
     // A private's owner may exchange it at any time (GCB).
     if let (Entity::Company(company), Action::BuyShares { shares, .. }) = (action.entity(), action)
     {
@@ -574,10 +712,24 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
             },
         ) => {
             lay_tile(game, corp, *hex, *tile, *rotation)?;
+            if !game.track_step_waits(corp) {
+                game.next_or_step();
+            }
+        }
+        (OrStep::IssueShares, Action::SellShares { shares, .. }) => {
+            issue_share(game, corp, shares)?;
+            game.next_or_step();
+        }
+        (OrStep::IssueShares, Action::BuyShares { shares, .. }) => {
+            redeem_share(game, corp, shares)?;
             game.next_or_step();
         }
         (
-            OrStep::Track | OrStep::Token | OrStep::BuyTrain | OrStep::BuyCompany,
+            OrStep::IssueShares
+            | OrStep::Track
+            | OrStep::Token
+            | OrStep::BuyTrain
+            | OrStep::BuyCompany,
             Action::Pass { .. },
         ) => {
             if step == OrStep::BuyTrain && game.must_buy_train(corp) {
@@ -639,6 +791,40 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
         }
     }
     game.skip_steps();
+    Ok(())
+}
+
+/// Places a private's bonus marker (18Ireland CDSPC, TASPS) for its owning corporation; the
+/// private closes.
+fn assign(game: &mut Game, company: CompanyId, hex: HexId) -> Result<(), RuleViolation> {
+    let def = game.title.company(company);
+    let Some(hexes) = def.abilities.iter().find_map(|a| match a {
+        Ability::AssignHex { hexes, .. } => Some(hexes.clone()),
+        _ => None,
+    }) else {
+        return Err(RuleViolation::Company(format!(
+            "{} has no marker to assign",
+            def.sym
+        )));
+    };
+    let CompanyOwner::Corporation(owner) = game.company(company).owner else {
+        return Err(RuleViolation::Company(format!(
+            "{}'s marker is assigned by the corporation that owns it",
+            def.sym
+        )));
+    };
+    if game.company(company).closed {
+        return Err(RuleViolation::Company(format!("{} is closed", def.sym)));
+    }
+    if !hexes.iter().any(|h| h.parse::<HexId>().ok() == Some(hex)) {
+        return Err(RuleViolation::Company(format!(
+            "{}'s marker goes on {}, not {hex}",
+            def.sym,
+            hexes.join(", ")
+        )));
+    }
+    game.assignments.push((company, owner, hex));
+    game.close_company(company);
     Ok(())
 }
 
@@ -754,8 +940,108 @@ fn lay_tile(
         .board
         .check_lay(game.title.map, &request)
         .map_err(|e| RuleViolation::Track(e.to_string()))?;
-    pay_corp(game, corp, outcome.cost)?;
+    // Which tile action of the turn this is, and what it may be and cost.
+    let done = or(game).lays.clone();
+    let Some(rule) = game.title.tile_lays.get(done.len()).copied() else {
+        return Err(RuleViolation::Track(format!(
+            "{} has no tile action left this turn",
+            game.title.corp(corp).sym
+        )));
+    };
+    let upgraded_before = done.iter().any(|u| *u);
+    let fee = if outcome.upgrade && !done.is_empty() {
+        match (rule.upgrade, game.second_upgrade_fee(corp)) {
+            (true, _) => rule.cost,
+            (false, Some(fee)) => fee,
+            (false, None) => {
+                return Err(RuleViolation::Track(
+                    "this tile action may only lay a new tile, not upgrade".into(),
+                ))
+            }
+        }
+    } else {
+        if !outcome.upgrade && rule.not_if_upgraded && upgraded_before {
+            return Err(RuleViolation::Track(
+                "no further tile may be laid after an upgrade this turn".into(),
+            ));
+        }
+        rule.cost
+    };
+    pay_corp(game, corp, fee + outcome.cost)?;
     game.lay_checked(hex, tile, rotation);
+    or_mut(game).lays.push(outcome.upgrade);
+    Ok(())
+}
+
+/// Issues one treasury share to the pool at the current price; the price drops a row.
+fn issue_share(game: &mut Game, corp: CorpId, shares: &[ShareId]) -> Result<(), RuleViolation> {
+    let Some(expected) = game.issuable_share(corp) else {
+        return Err(RuleViolation::Shares(format!(
+            "{} cannot issue a share now",
+            game.title.corp(corp).sym
+        )));
+    };
+    let [share] = shares else {
+        return Err(RuleViolation::Shares(
+            "one share is issued at a time".into(),
+        ));
+    };
+    if game.holder_of(*share) != Some(crate::engine::shares::Holder::Ipo(corp)) || share.index == 0
+    {
+        return Err(RuleViolation::Shares(format!(
+            "{}_{} is not a treasury share of {}; issue {}_{}",
+            game.title.corp(share.corp).sym,
+            share.index,
+            game.title.corp(corp).sym,
+            game.title.corp(corp).sym,
+            expected.index
+        )));
+    }
+    let pct = game.share_percent(*share);
+    let price = game.bundle_price(corp, pct);
+    game.bank_pays(price);
+    game.corp_mut(corp).cash += price;
+    game.transfer_shares(
+        corp,
+        &[*share],
+        crate::engine::shares::Holder::Ipo(corp),
+        crate::engine::shares::Holder::Pool,
+        pct,
+    );
+    game.move_price(corp, MarketMove::Down);
+    Ok(())
+}
+
+/// Redeems one pool share at the current price (no price move).
+fn redeem_share(game: &mut Game, corp: CorpId, shares: &[ShareId]) -> Result<(), RuleViolation> {
+    if game.redeemable_share(corp).is_none() {
+        return Err(RuleViolation::Shares(format!(
+            "{} cannot redeem a share now",
+            game.title.corp(corp).sym
+        )));
+    }
+    let [share] = shares else {
+        return Err(RuleViolation::Shares(
+            "one share is redeemed at a time".into(),
+        ));
+    };
+    if share.corp != corp || game.holder_of(*share) != Some(crate::engine::shares::Holder::Pool) {
+        return Err(RuleViolation::Shares(format!(
+            "{}_{} is not in the market",
+            game.title.corp(share.corp).sym,
+            share.index
+        )));
+    }
+    let pct = game.share_percent(*share);
+    let price = game.bundle_price(corp, pct);
+    pay_corp(game, corp, price)?;
+    game.transfer_shares(
+        corp,
+        &[*share],
+        crate::engine::shares::Holder::Pool,
+        crate::engine::shares::Holder::Ipo(corp),
+        pct,
+    );
     Ok(())
 }
 
@@ -963,9 +1249,14 @@ fn run_routes(game: &mut Game, corp: CorpId, routes: &[RouteSpec]) -> Result<(),
         })
         .collect();
     let colours = game.title.phases[game.phase].tiles.clone();
+    let bonuses = game.hex_bonuses(corp);
+    let context = match game.title.operating.route_rule {
+        RouteRule::Jr30 => RunContext::jr30(),
+        RouteRule::Ireland => RunContext::ireland(&bonuses, game.owns_shannon(corp)),
+    };
     let revenues: Vec<Money> = game
         .board
-        .compute_run(game.title.map, corp, &trains, &colours, jr30_port_rule)
+        .compute_run_with(game.title.map, corp, &trains, &colours, &context)
         .map_err(|e| RuleViolation::Route(e.to_string()))?
         .into_iter()
         .map(|r| r.revenue)
@@ -1013,29 +1304,92 @@ impl Game {
                 self.move_price(corp, MarketMove::Left);
             }
             DividendKind::Payout => {
-                let per_share = revenue.0 as f64 / 10.0;
+                // Per share = revenue / number of shares; each holder gets the ceiling of his
+                // share count times that (a minor's 40% certificate is two shares).
+                let unit = f64::from(self.normal_share_percent(corp));
+                let per_share = revenue.0 as f64 / (100.0 / unit);
                 let seats = self.seats.clone();
                 for p in seats {
-                    let shares = self.percent_held(p, corp) as f64 / 10.0;
+                    if self.player(p).bankrupt {
+                        continue;
+                    }
+                    let shares = f64::from(self.percent_held(p, corp)) / unit;
                     let amount = Money((shares * per_share).ceil() as i64);
                     if amount.0 != 0 {
                         self.bank_pays(amount);
                         self.player_mut(p).cash += amount;
                     }
                 }
-                let pool = self.pool_percent(corp) as f64 / 10.0;
-                let amount = Money((pool * per_share).ceil() as i64);
+                // Full capitalisation: the pool's portion goes to the corporation; incremental:
+                // its own treasury's portion does, and the pool's stays in the bank.
+                let own = match self.title.capitalization {
+                    Capitalization::Full => self.pool_percent(corp),
+                    Capitalization::Incremental => self.ipo_percent(corp),
+                };
+                let amount = Money((f64::from(own) / unit * per_share).ceil() as i64);
                 if amount.0 != 0 {
                     self.bank_pays(amount);
                     self.corp_mut(corp).cash += amount;
                 }
-                if revenue.0 > 0 {
+                self.move_price_after_payout(corp, revenue);
+            }
+        }
+    }
+
+    fn move_price_after_payout(&mut self, corp: CorpId, revenue: Money) {
+        if revenue.0 <= 0 {
+            self.move_price(corp, MarketMove::Left);
+            return;
+        }
+        match self.title.operating.dividend_moves {
+            DividendMoves::RightOnPayout => self.move_price(corp, MarketMove::Right),
+            DividendMoves::ByRevenueAndPrice => {
+                let price = self.share_price(corp).unwrap_or(Money::ZERO);
+                let times =
+                    if revenue.0 >= 2 * price.0 && self.title.corp(corp).kind == CorpKind::Minor {
+                        2
+                    } else if revenue >= price {
+                        1
+                    } else {
+                        0
+                    };
+                for _ in 0..times {
                     self.move_price(corp, MarketMove::Right);
-                } else {
-                    self.move_price(corp, MarketMove::Left);
                 }
             }
         }
+    }
+
+    /// Route bonuses of hexes where a private's marker assigned to this corporation lies.
+    fn hex_bonuses(&self, corp: CorpId) -> Vec<(HexId, Money)> {
+        self.assignments
+            .iter()
+            .filter(|(_, owner, _)| *owner == corp)
+            .filter_map(|(company, _, hex)| {
+                self.title
+                    .company(*company)
+                    .abilities
+                    .iter()
+                    .find_map(|a| match a {
+                        Ability::AssignHex { bonus, .. } => Some((*hex, *bonus)),
+                        _ => None,
+                    })
+            })
+            .collect()
+    }
+
+    /// Whether the corporation owns the River Shannon private (its best route earns the other
+    /// Shannon city's value too).
+    fn owns_shannon(&self, corp: CorpId) -> bool {
+        self.corp(corp).companies.iter().any(|c| {
+            !self.company(*c).closed
+                && self
+                    .title
+                    .company(*c)
+                    .abilities
+                    .iter()
+                    .any(|a| matches!(a, Ability::Shannon { .. }))
+        })
     }
 
     /// A train's display name (`3-1`).
@@ -1048,7 +1402,7 @@ impl Game {
     /// purchase from the depot also when every offered train is of a type already bought from
     /// the depot this turn (a purchase from another corporation does not check that).
     fn train_step_waits_after_buy(&mut self, corp: CorpId, from_depot: bool) -> bool {
-        if from_depot {
+        if from_depot && self.title.operating.one_train_per_type_from_depot {
             let bought = or(self).depot_kinds_bought.clone();
             let any_buyable = self.depot_offer().iter().any(|t| !bought.contains(&t.kind))
                 || !self.others_trains(corp).is_empty();
@@ -1129,7 +1483,10 @@ fn buy_train(
                     offered.join(", ")
                 )));
             }
-            if from_depot && or(game).depot_kinds_bought.contains(&train.kind) {
+            if from_depot
+                && game.title.operating.one_train_per_type_from_depot
+                && or(game).depot_kinds_bought.contains(&train.kind)
+            {
                 return Err(RuleViolation::Train(format!(
                     "only one {} train may be bought from the depot per turn",
                     game.title.train(train.kind).name
@@ -1168,11 +1525,11 @@ fn buy_train(
             )));
         };
         expected_price = Some(discounted);
-    } else if game.corp(corp).trains.len() >= game.train_limit() {
+    } else if game.corp(corp).trains.len() >= game.train_limit(corp) {
         return Err(RuleViolation::Train(format!(
             "{} is at its train limit of {}",
             game.title.corp(corp).sym,
-            game.train_limit()
+            game.train_limit(corp)
         )));
     }
     if let Some(expected) = expected_price {
@@ -1391,10 +1748,9 @@ impl Game {
     }
 
     fn check_train_limits(&mut self) {
-        let limit = self.train_limit();
         let over = (0..self.corps.len())
             .map(|i| CorpId(i as u8))
-            .find(|c| self.corp(*c).trains.len() > limit);
+            .find(|c| self.corp(*c).trains.len() > self.train_limit(*c));
         if let Round::Operating(o) = &mut self.round {
             o.discarding = over;
         }

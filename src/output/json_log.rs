@@ -50,6 +50,7 @@ pub fn game_log(setup: &GameSetup, seed: u64, actions: &[Action], game: &Game) -
         RoundKind::Auction => "Auction Round",
         RoundKind::Stock => "Stock Round",
         RoundKind::Operating => "Operating Round",
+        RoundKind::Merger => "Merger Round",
     };
     out.insert("round".into(), json!(round));
     Value::Object(out)

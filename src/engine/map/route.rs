@@ -519,9 +519,22 @@ impl Board {
             0 => {}
             1 => {
                 let tokened = |n: NodeRef| self.node_tokened_by(map, n, corp);
-                let chain = possibilities[0]
+                let stated = |n: NodeRef| {
+                    let hex = map.hexes[usize::from(n.0)].id;
+                    let part = self.tile_def(map, HexIdx(n.0)).nodes[usize::from(n.1)].part;
+                    spec.nodes.contains(&(hex, part))
+                };
+                let usable: Vec<&Chain> = possibilities[0]
                     .iter()
-                    .find(|c| c.nodes.iter().any(|&n| tokened(n)) && disjoint(&c.paths, other))
+                    .filter(|c| c.nodes.iter().any(|&n| tokened(n)) && disjoint(&c.paths, other))
+                    .collect();
+                // Where the log names its stops (reference node signatures), they choose
+                // between walks over the same hexes (a city and a town on one tile, IR7/IR8).
+                let chain = usable
+                    .iter()
+                    .find(|c| !spec.nodes.is_empty() && c.nodes.iter().all(|&n| stated(n)))
+                    .or_else(|| usable.first())
+                    .copied()
                     .ok_or(RouteErrorKind::NoToken)?;
                 out.push(Conn {
                     left: chain.nodes[0],

@@ -1162,13 +1162,8 @@ fn ireland_route_revenues() {
         eprintln!("  {mm}");
     }
     assert!(total > 0);
-    // Known: larger_bank_optional_rule #273 DDR I11→I9 pays the DD town (50) where our
-    // chain order picks the DD city (60); see the report in the commit log.
-    let known = ["larger_bank_optional_rule #273 "];
-    let unexpected: Vec<&String> = mismatches
-        .iter()
-        .filter(|m| !known.iter().any(|k| m.starts_with(k)))
-        .collect();
-    assert!(unexpected.is_empty(), "{} mismatches", unexpected.len());
-    assert!(matched + known.len() >= total);
+    // Every stored revenue, including larger_bank #273 where the log's node signatures pick
+    // the DD town (50) over the city (60) on the same hexes.
+    assert!(mismatches.is_empty(), "{} mismatches", mismatches.len());
+    assert_eq!(matched, total);
 }

@@ -129,6 +129,9 @@ pub enum Ability {
         /// The private closes when the lays are used up.
         #[serde(default)]
         closes_when_used: bool,
+        /// Usable only in the owner's track step (`track`); otherwise any time in its turn.
+        #[serde(default)]
+        when: Option<String>,
     },
     /// The owning corporation places a bonus marker on one of these hexes: its routes stopping
     /// there earn `bonus` more.
@@ -402,6 +405,8 @@ struct TitleFile {
     major_par_phase: Option<String>,
     tile_lays: Vec<TileLayRule>,
     operating: OperatingRules,
+    #[serde(default)]
+    mergers: bool,
     capitalization: Capitalization,
     sell_buy_order: SellBuyOrder,
 }
@@ -460,6 +465,8 @@ pub struct Title {
     pub tile_lays: Vec<TileLayRule>,
     /// Operating-round rules that differ between titles.
     pub operating: OperatingRules,
+    /// A merger round follows each set of operating rounds from the second phase on.
+    pub mergers: bool,
     /// How corporations are paid for their shares.
     pub capitalization: Capitalization,
     /// Selling and buying order in a stock-round turn.
@@ -541,6 +548,7 @@ impl Title {
             major_par_phase: file.major_par_phase,
             tile_lays: file.tile_lays,
             operating: file.operating,
+            mergers: file.mergers,
             capitalization: file.capitalization,
             sell_buy_order: file.sell_buy_order,
             map,
