@@ -510,7 +510,7 @@ const IRELAND_PROGRESS: &[(&str, usize)] = &[
     ("161830.json", 264),
     ("18Ireland_game_end_bankrupt.json", 262),
     ("18Ireland_game_end_stock_market.json", 245),
-    ("larger_bank_optional_rule.json", 218),
+    ("larger_bank_optional_rule.json", 283),
 ];
 
 #[test]

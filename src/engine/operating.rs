@@ -533,17 +533,17 @@ impl Game {
                 return true;
             }
         }
-        // An unused lay ability usable during the owner's turn (E-SF) keeps the step open;
-        // CdH's teleport is not timed for it and does not.
+        // An unused ability usable any time in the owner's turn (E-SF's lay, a bonus marker not
+        // yet assigned) keeps the step open; track-timed lays and CdH's teleport do not.
         self.corp(corp).companies.iter().any(|c| {
             !self.company(*c).closed
-                && self.company(*c).uses_left > 0
-                && self
-                    .title
-                    .company(*c)
-                    .abilities
-                    .iter()
-                    .any(|a| matches!(a, Ability::TileLay { .. }))
+                && self.title.company(*c).abilities.iter().any(|a| match a {
+                    Ability::TileLay { when: Some(w), .. } => {
+                        w == "owning_corp_or_turn" && self.company(*c).uses_left > 0
+                    }
+                    Ability::AssignHex { .. } => true,
+                    _ => false,
+                })
         })
     }
 
@@ -600,7 +600,13 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
     // A private's bonus marker may be placed at any time of an operating round once a
     // corporation owns it (reference `Assign` step: not blocking, not tied to the turn).
     if let (Entity::Company(company), Action::Assign { hex, .. }) = (action.entity(), action) {
-        return assign(game, company, *hex);
+        assign(game, company, *hex)?;
+        // The marker may have been all that held the private-purchase step open.
+        if or(game).step == OrStep::BuyCompany && !game.company_step_waits(corp) {
+            game.next_or_step();
+        }
+        game.skip_steps();
+        return Ok(());
     }
     // A private's owner may exchange it at any time (GCB).
     if let (Entity::Company(company), Action::BuyShares { shares, .. }) = (action.entity(), action)
