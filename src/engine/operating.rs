@@ -931,6 +931,18 @@ fn lay_tile(
     tile: TileId,
     rotation: Rotation,
 ) -> Result<(), RuleViolation> {
+    lay_tile_with(game, corp, hex, tile, rotation, false)
+}
+
+/// A tile action of the corporation's turn; `waive_terrain` for a private that pays it (BoW).
+fn lay_tile_with(
+    game: &mut Game,
+    corp: CorpId,
+    hex: HexId,
+    tile: TileId,
+    rotation: Rotation,
+    waive_terrain: bool,
+) -> Result<(), RuleViolation> {
     let blocked = game.blocked_hexes();
     let colours = game.title.phases[game.phase].tiles.clone();
     let request = LayRequest {
@@ -973,7 +985,12 @@ fn lay_tile(
         }
         rule.cost
     };
-    pay_corp(game, corp, fee + outcome.cost)?;
+    let terrain = if waive_terrain {
+        Money::ZERO
+    } else {
+        outcome.cost
+    };
+    pay_corp(game, corp, fee + terrain)?;
     game.lay_checked(hex, tile, rotation);
     or_mut(game).lays.push(outcome.upgrade);
     Ok(())
@@ -1060,11 +1077,29 @@ fn special_lay(
     rotation: Rotation,
 ) -> Result<(), RuleViolation> {
     let def = game.title.company(company);
-    // E-SF's lay is extra and free; CdH's teleport is the corporation's lay for the turn, pays
+    // E-SF's, DR's, TDR's, DCR's and TIM's lays are extra; BoW's is one of the corporation's
+    // normal lays without terrain; CdH's teleport is the corporation's lay for the turn, pays
     // the terrain and is followed by a free station token there.
-    let Some((hexes, tiles, teleport)) = def.abilities.iter().find_map(|a| match a {
-        Ability::TileLay { hexes, tiles, .. } => Some((hexes.clone(), tiles.clone(), false)),
-        Ability::Teleport { hexes, tiles } => Some((hexes.clone(), tiles.clone(), true)),
+    let Some((hexes, tiles, kind)) = def.abilities.iter().find_map(|a| match a {
+        Ability::TileLay {
+            hexes,
+            tiles,
+            free,
+            consumes_tile_lay,
+            closes_when_used,
+            ..
+        } => Some((
+            hexes.clone(),
+            tiles.clone(),
+            SpecialLay::Lay {
+                free: *free,
+                consumes: *consumes_tile_lay,
+                closes: *closes_when_used,
+            },
+        )),
+        Ability::Teleport { hexes, tiles } => {
+            Some((hexes.clone(), tiles.clone(), SpecialLay::Teleport))
+        }
         _ => None,
     }) else {
         return Err(RuleViolation::Company(format!(
@@ -1074,11 +1109,11 @@ fn special_lay(
     };
     if game.company(company).uses_left == 0 {
         return Err(RuleViolation::Company(format!(
-            "{}'s tile lay has been used",
+            "{}'s tile lays have been used",
             def.sym
         )));
     }
-    if !hexes.iter().any(|h| h.parse::<HexId>().ok() == Some(hex)) {
+    if !hexes.is_empty() && !hexes.iter().any(|h| h.parse::<HexId>().ok() == Some(hex)) {
         return Err(RuleViolation::Company(format!(
             "{} may only lay on {}",
             def.sym,
@@ -1086,13 +1121,81 @@ fn special_lay(
         )));
     }
     let tile_name = game.title.map.tile_def(tile.def).name.clone();
-    if !tiles.contains(&tile_name) {
+    if !tiles.is_empty() && !tiles.contains(&tile_name) {
         return Err(RuleViolation::Company(format!(
             "{} may only lay tile {}",
             def.sym,
             tiles.join(" or ")
         )));
     }
+    let uses_normal_lay = matches!(
+        kind,
+        SpecialLay::Teleport | SpecialLay::Lay { consumes: true, .. }
+    );
+    if uses_normal_lay && or(game).step != OrStep::Track {
+        return Err(RuleViolation::Company(format!(
+            "{}'s lay is one of the corporation's tile actions, and the track step is over",
+            def.sym
+        )));
+    }
+    match kind {
+        SpecialLay::Lay {
+            free,
+            consumes: true,
+            ..
+        } => lay_tile_with(game, corp, hex, tile, rotation, free)?,
+        SpecialLay::Lay {
+            free,
+            consumes: false,
+            ..
+        } => extra_lay(game, corp, hex, tile, rotation, free)?,
+        SpecialLay::Teleport => extra_lay(game, corp, hex, tile, rotation, false)?,
+    }
+    game.companies[company.0 as usize].uses_left -= 1;
+    if let SpecialLay::Lay { closes: true, .. } = kind {
+        if game.company(company).uses_left == 0 {
+            game.close_company(company);
+        }
+    }
+    match kind {
+        SpecialLay::Teleport => {
+            game.next_or_step();
+            if game.corp(corp).tokens_unused > 0 {
+                or_mut(game).teleport = Some((company, hex));
+            }
+        }
+        SpecialLay::Lay { consumes: true, .. } => {
+            if !game.track_step_waits(corp) {
+                game.next_or_step();
+            }
+        }
+        SpecialLay::Lay { .. } => {}
+    }
+    game.skip_steps();
+    Ok(())
+}
+
+/// What kind of lay a private grants.
+#[derive(Debug, Clone, Copy)]
+enum SpecialLay {
+    Lay {
+        free: bool,
+        consumes: bool,
+        closes: bool,
+    },
+    Teleport,
+}
+
+/// A lay outside the corporation's tile actions: no connection needed; terrain paid unless
+/// the private waives it.
+fn extra_lay(
+    game: &mut Game,
+    corp: CorpId,
+    hex: HexId,
+    tile: TileId,
+    rotation: Rotation,
+    free: bool,
+) -> Result<(), RuleViolation> {
     let colours = game.title.phases[game.phase].tiles.clone();
     let request = LayRequest {
         corp,
@@ -1103,28 +1206,14 @@ fn special_lay(
         blocked_hexes: &[],
         check_connectivity: false,
     };
-    if teleport && or(game).step != OrStep::Track {
-        return Err(RuleViolation::Company(format!(
-            "{}'s teleport uses the corporation's tile lay, which has been used this turn",
-            def.sym
-        )));
-    }
     let outcome = game
         .board
         .check_lay(game.title.map, &request)
         .map_err(|e| RuleViolation::Track(e.to_string()))?;
-    if teleport {
+    if !free {
         pay_corp(game, corp, outcome.cost)?;
     }
     game.lay_checked(hex, tile, rotation);
-    game.companies[company.0 as usize].uses_left -= 1;
-    if teleport {
-        game.next_or_step();
-        if game.corp(corp).tokens_unused > 0 {
-            or_mut(game).teleport = Some((company, hex));
-        }
-    }
-    game.skip_steps();
     Ok(())
 }
 
