@@ -1825,6 +1825,7 @@ impl Game {
                     c.trains.retain(|x| *x != id);
                 }
                 self.set_train_owner(id, TrainOwner::Rusted);
+                self.release_reserve_train(id);
             }
         }
         if self
@@ -1840,6 +1841,26 @@ impl Game {
             }
         }
         self.check_train_limits();
+    }
+
+    /// A rusting train that is not itself a reserve train brings a reserve train of half its
+    /// distance into the pool (18Ireland), if one is left.
+    fn release_reserve_train(&mut self, rusted: TrainId) {
+        let def = self.title.train(rusted.kind);
+        if def.reserve {
+            return;
+        }
+        let half = def.distance / 2;
+        let reserve = self
+            .trains
+            .iter()
+            .find(|t| {
+                t.owner == TrainOwner::Reserve && self.title.train(t.id.kind).distance == half
+            })
+            .map(|t| t.id);
+        if let Some(id) = reserve {
+            self.set_train_owner(id, TrainOwner::Pool);
+        }
     }
 
     fn check_train_limits(&mut self) {
