@@ -1,11 +1,22 @@
-//! The merger round (18Ireland), held after the last operating round of a set from phase 4 on.
+//! The merger round (18Ireland), held after the last operating round of a set from phase 4 on
+//! (reference `G18Ireland::Round::Merger`, steps `DiscardTrain`, `MergerVote`, `Merge`).
 //!
-//! Players act in seat order; the round ends when all have passed in a row. Proposals and votes
-//! (`merge`, `choose`) are not implemented yet and are rejected with a diagnostic saying so.
+//! In seat order each player may pass or propose a merger of two or three floated minors into
+//! a major not yet started; the holders of the minors' shares vote (the pool's shares vote at
+//! once, for if the new price is higher, against if lower); a passed proposal names its major,
+//! which takes over the minors' tokens, cash, trains and privates and hands out one 10% share
+//! per old share. The round ends when every player has passed in a row.
 
+use crate::action::MarketCell;
 use crate::action::{Action, Entity};
+use crate::engine::shares::Holder;
+use crate::engine::state::{CompanyOwner, MarketPos, TrainOwner};
+use crate::engine::title::CorpKind;
 use crate::engine::{Game, Round, RuleViolation};
-use crate::ids::PlayerId;
+use crate::ids::{CorpId, Money, PlayerId, ShareId};
+
+/// At most this many minors in one merger.
+const LIMIT_MERGE: usize = 3;
 
 #[derive(Debug, Clone, Default)]
 pub(crate) struct MergerRound {
@@ -13,11 +24,34 @@ pub(crate) struct MergerRound {
     pub(crate) round_num: u8,
     entity_index: usize,
     passed: Vec<bool>,
+    /// Minors proposed so far in the current proposal.
+    merging: Option<Vec<CorpId>>,
+    /// Voters still to vote, with their share counts, starting with the proposer.
+    to_vote: Vec<(PlayerId, u32)>,
+    votes_for: u32,
+    votes_against: u32,
+    votes_needed: u32,
+    votes_available: u32,
+    /// The result of the last vote: `Some(true)` means the proposer now names the major.
+    outcome: Option<bool>,
+    /// Sets of minors proposed this round (sorted), which may not be proposed again.
+    proposed: Vec<Vec<CorpId>>,
+    /// A corporation above its train limit after a merger, which must discard first.
+    discarding: Option<CorpId>,
 }
 
 impl MergerRound {
-    pub(crate) fn acting(&self, game: &Game) -> Option<PlayerId> {
-        players(game).get(self.entity_index).copied()
+    pub(crate) fn acting(&self, game: &Game) -> Option<Entity> {
+        if let Some(c) = self.discarding {
+            return Some(Entity::Corporation(c));
+        }
+        if let Some((p, _)) = self.to_vote.first() {
+            return Some(Entity::Player(*p));
+        }
+        players(game)
+            .get(self.entity_index)
+            .copied()
+            .map(Entity::Player)
     }
 }
 
@@ -29,7 +63,14 @@ fn players(game: &Game) -> Vec<PlayerId> {
         .collect()
 }
 
-fn mr(game: &mut Game) -> &mut MergerRound {
+fn mr(game: &Game) -> &MergerRound {
+    match &game.round {
+        Round::Merger(m) => m,
+        _ => unreachable!("merger processing outside a merger round"),
+    }
+}
+
+fn mr_mut(game: &mut Game) -> &mut MergerRound {
     match &mut game.round {
         Round::Merger(m) => m,
         _ => unreachable!("merger processing outside a merger round"),
@@ -46,48 +87,474 @@ impl Game {
         let count = players(self).len();
         self.round = Round::Merger(MergerRound {
             round_num,
-            entity_index: 0,
             passed: vec![false; count],
+            ..MergerRound::default()
         });
+    }
+
+    /// Shares of a corporation a holder has, counted in its share units (a minor's 40%
+    /// certificate is two shares).
+    fn shares_held(&self, holder: Holder, corp: CorpId) -> u32 {
+        u32::from(self.percent_of_holder(holder, corp)) / u32::from(self.normal_share_percent(corp))
+    }
+
+    fn merge_targets(&self) -> Vec<CorpId> {
+        (0..self.corps.len())
+            .map(|i| CorpId(i as u8))
+            .filter(|c| {
+                self.title.corp(*c).kind == CorpKind::Major
+                    && !self.corp(*c).floated
+                    && !self.corp(*c).closed
+            })
+            .collect()
+    }
+
+    fn floated_minors(&self) -> Vec<CorpId> {
+        (0..self.corps.len())
+            .map(|i| CorpId(i as u8))
+            .filter(|c| {
+                self.title.corp(*c).kind == CorpKind::Minor
+                    && self.corp(*c).floated
+                    && !self.corp(*c).closed
+            })
+            .collect()
+    }
+
+    /// The reference's share-count limits on a merger (issued shares, one player's, the pool's),
+    /// and that no two minors' homes share a tile.
+    fn merge_possible(&self, with: &[CorpId], candidate: CorpId) -> bool {
+        if with.contains(&candidate) {
+            return false;
+        }
+        let home_hex = |c: CorpId| self.token_hexes(c).first().copied();
+        if with
+            .iter()
+            .any(|c| home_hex(*c).is_some() && home_hex(*c) == home_hex(candidate))
+        {
+            return false;
+        }
+        let all: Vec<CorpId> = with.iter().copied().chain([candidate]).collect();
+        let issued: u32 = all
+            .iter()
+            .map(|c| 5 - self.shares_held(Holder::Ipo(*c), *c))
+            .sum();
+        if issued > 10 {
+            return false;
+        }
+        if self.players.iter().any(|p| {
+            all.iter()
+                .map(|c| self.shares_held(Holder::Player(p.id), *c))
+                .sum::<u32>()
+                > 7
+        }) {
+            return false;
+        }
+        all.iter()
+            .map(|c| self.shares_held(Holder::Pool, *c))
+            .sum::<u32>()
+            <= 5
+    }
+
+    fn merge_candidates(&self, player: PlayerId) -> Vec<CorpId> {
+        let m = mr(self);
+        let merging = m.merging.clone().unwrap_or_default();
+        if self.merge_targets().is_empty() || merging.len() == LIMIT_MERGE {
+            return Vec::new();
+        }
+        let potential: Vec<CorpId> = self
+            .floated_minors()
+            .into_iter()
+            .filter(|c| !merging.contains(c))
+            .collect();
+        if merging.is_empty() {
+            potential
+                .iter()
+                .copied()
+                .filter(|c| self.percent_held(player, *c) > 0)
+                .filter(|c| potential.iter().any(|c2| self.merge_possible(&[*c], *c2)))
+                .collect()
+        } else {
+            potential
+                .into_iter()
+                .filter(|c| self.merge_possible(&merging, *c))
+                .collect()
+        }
+    }
+
+    /// The new major's cell: the lowest row and lowest column among the minors' cells.
+    fn merged_cell(&self, merging: &[CorpId]) -> Option<MarketPos> {
+        let row = merging
+            .iter()
+            .filter_map(|c| self.corp(*c).share_price)
+            .map(|p| p.row)
+            .min()?;
+        let column = merging
+            .iter()
+            .filter_map(|c| self.corp(*c).share_price)
+            .map(|p| p.column)
+            .min()?;
+        Some(MarketPos { row, column })
     }
 }
 
 pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolation> {
-    let acting = match &game.round {
-        Round::Merger(m) => m.acting(game),
-        _ => None,
-    };
-    let Some(player) = acting.filter(|p| action.entity() == Entity::Player(*p)) else {
+    let acting = mr(game).acting(game);
+    if Some(action.entity()) != acting {
         return Err(RuleViolation::NotYourTurn {
             actor: game.entity_name(action.entity()),
             expected: acting
-                .map(|p| game.player(p).name.clone())
+                .map(|e| game.entity_name(e))
                 .unwrap_or_else(|| "nobody".into()),
         });
+    }
+    if let Some(corp) = mr(game).discarding {
+        return match action {
+            Action::DiscardTrain { train, .. } => discard(game, corp, *train),
+            _ => Err(RuleViolation::WrongStep {
+                action: action.type_name(),
+                step: "discard train",
+                allowed: "discard_train".into(),
+            }),
+        };
+    }
+    let Entity::Player(player) = action.entity() else {
+        unreachable!("only players act here")
     };
-    let _ = player;
-    match action {
-        Action::Pass { .. } => {
-            let n = players(game).len();
-            let m = mr(game);
-            let i = m.entity_index;
-            m.passed[i] = true;
-            m.entity_index = (i + 1) % n.max(1);
-            if m.passed.iter().all(|p| *p) {
-                game.turn += 1;
-                game.start_stock_round();
+    if !mr(game).to_vote.is_empty() {
+        return match action {
+            Action::Vote { in_favour, .. } => {
+                vote(game, *in_favour);
+                after_action(game);
+                Ok(())
             }
-            Ok(())
+            _ => Err(RuleViolation::WrongStep {
+                action: action.type_name(),
+                step: "merger vote",
+                allowed: "choose (for or against)".into(),
+            }),
+        };
+    }
+    match action {
+        Action::Merge { corp, .. } if mr(game).outcome == Some(true) => {
+            merge_into_major(game, player, *corp)?;
         }
-        Action::Merge { .. } | Action::Vote { .. } => Err(RuleViolation::WrongStep {
-            action: action.type_name(),
-            step: "merger round (proposals and votes are not supported yet)",
-            allowed: "pass".into(),
-        }),
-        _ => Err(RuleViolation::WrongStep {
-            action: action.type_name(),
-            step: "merger round",
-            allowed: "merge, choose, pass".into(),
-        }),
+        Action::Merge { corp, .. } => {
+            if !game.merge_candidates(player).contains(corp) {
+                return Err(RuleViolation::Shares(format!(
+                    "{} cannot be added to a merger proposal now",
+                    game.title.corp(*corp).sym
+                )));
+            }
+            mr_mut(game)
+                .merging
+                .get_or_insert_with(Vec::new)
+                .push(*corp);
+            if game.merge_candidates(player).is_empty() {
+                start_vote(game, player);
+            }
+        }
+        Action::Pass { .. } => match mr(game).merging.as_ref().map(Vec::len) {
+            Some(1) => {
+                return Err(RuleViolation::Shares(
+                    "a proposal needs a second minor before the vote".into(),
+                ))
+            }
+            Some(_) => start_vote(game, player),
+            None => {
+                if mr(game).outcome == Some(true) {
+                    return Err(RuleViolation::Shares(
+                        "name the major the minors merge into".into(),
+                    ));
+                }
+                let i = mr(game).entity_index;
+                mr_mut(game).passed[i] = true;
+                next_player(game);
+                return Ok(());
+            }
+        },
+        _ => {
+            return Err(RuleViolation::WrongStep {
+                action: action.type_name(),
+                step: "merger round",
+                allowed: "merge, pass".into(),
+            })
+        }
+    }
+    after_action(game);
+    Ok(())
+}
+
+/// After an action: the proposer's turn ends once nothing is left to him (a failed vote, a
+/// completed merger).
+fn after_action(game: &mut Game) {
+    let m = mr(game);
+    if m.discarding.is_none() && m.to_vote.is_empty() && m.outcome == Some(false) {
+        next_player(game);
+    }
+}
+
+fn next_player(game: &mut Game) {
+    let n = players(game).len().max(1);
+    let m = mr_mut(game);
+    m.entity_index = (m.entity_index + 1) % n;
+    m.merging = None;
+    m.outcome = None;
+    if m.passed.iter().all(|p| *p) {
+        game.turn += 1;
+        game.start_stock_round();
+    }
+}
+
+fn start_vote(game: &mut Game, proposer: PlayerId) {
+    let merging = mr(game).merging.clone().unwrap_or_default();
+    let mut sorted = merging.clone();
+    sorted.sort();
+    if mr(game).proposed.contains(&sorted) {
+        // The same set may not be proposed twice in a round: the proposal is cleared.
+        mr_mut(game).merging = None;
+        return;
+    }
+    let seats = players(game);
+    let start = seats.iter().position(|p| *p == proposer).unwrap_or(0);
+    let order: Vec<PlayerId> = seats[start..]
+        .iter()
+        .chain(&seats[..start])
+        .copied()
+        .collect();
+    let to_vote: Vec<(PlayerId, u32)> = order
+        .iter()
+        .map(|p| {
+            (
+                *p,
+                merging
+                    .iter()
+                    .map(|c| game.shares_held(Holder::Player(*p), *c))
+                    .sum::<u32>(),
+            )
+        })
+        .filter(|(_, s)| *s > 0)
+        .collect();
+    let new_price = game
+        .merged_cell(&merging)
+        .and_then(|pos| game.title.cell(pos.row, pos.column))
+        .map(|c| c.price)
+        .unwrap_or(Money::ZERO);
+    let (mut votes_for, mut votes_against) = (0, 0);
+    for c in &merging {
+        let shares = game.shares_held(Holder::Pool, *c);
+        let price = game.share_price(*c).unwrap_or(Money::ZERO);
+        if new_price > price {
+            votes_for += shares;
+        } else if new_price < price {
+            votes_against += shares;
+        }
+    }
+    let available = votes_for + votes_against + to_vote.iter().map(|(_, s)| s).sum::<u32>();
+    let m = mr_mut(game);
+    m.passed.iter_mut().for_each(|p| *p = false);
+    m.to_vote = to_vote;
+    m.votes_for = votes_for;
+    m.votes_against = votes_against;
+    m.votes_available = available;
+    m.votes_needed = available / 2 + 1;
+    m.proposed.push(sorted);
+    check_result(game);
+}
+
+fn vote(game: &mut Game, in_favour: bool) {
+    let m = mr_mut(game);
+    let (_, shares) = m.to_vote.remove(0);
+    if in_favour {
+        m.votes_for += shares;
+    } else {
+        m.votes_against += shares;
+    }
+    check_result(game);
+}
+
+fn check_result(game: &mut Game) {
+    let m = mr_mut(game);
+    if m.votes_for >= m.votes_needed {
+        m.outcome = Some(true);
+        m.to_vote.clear();
+    } else if m.to_vote.is_empty() {
+        m.outcome = Some(false);
+    } else if m.votes_available - m.votes_against < m.votes_needed {
+        m.outcome = Some(false);
+        m.to_vote.clear();
+    }
+}
+
+/// The accepted merger: the major is started at the merged price, takes the minors' tokens,
+/// cash, trains, privates and markers, and hands out one share per old share, in seat order
+/// from the proposer; the pool's shares become pool shares.
+fn merge_into_major(
+    game: &mut Game,
+    proposer: PlayerId,
+    target: CorpId,
+) -> Result<(), RuleViolation> {
+    if !game.merge_targets().contains(&target) {
+        return Err(RuleViolation::Shares(format!(
+            "{} is not a major that can be formed",
+            game.title.corp(target).sym
+        )));
+    }
+    let merging = mr(game).merging.clone().unwrap_or_default();
+    let merging = if merging.is_empty() {
+        last_proposal(game)
+    } else {
+        merging
+    };
+    let Some(pos) = game.merged_cell(&merging) else {
+        return Err(RuleViolation::Shares("no minors to merge".into()));
+    };
+    let price = game
+        .title
+        .cell(pos.row, pos.column)
+        .map(|c| c.price)
+        .unwrap_or(Money::ZERO);
+    game.set_par(
+        target,
+        &MarketCell {
+            price,
+            row: pos.row,
+            column: pos.column,
+        },
+    );
+    let seats = players(game);
+    let start = seats.iter().position(|p| *p == proposer).unwrap_or(0);
+    let order: Vec<PlayerId> = seats[start..]
+        .iter()
+        .chain(&seats[..start])
+        .copied()
+        .collect();
+    let player_shares: Vec<(PlayerId, u32)> = order
+        .iter()
+        .map(|p| {
+            (
+                *p,
+                merging
+                    .iter()
+                    .map(|c| game.shares_held(Holder::Player(*p), *c))
+                    .sum::<u32>(),
+            )
+        })
+        .filter(|(_, s)| *s > 0)
+        .collect();
+    let market_shares: u32 = merging
+        .iter()
+        .map(|c| game.shares_held(Holder::Pool, *c))
+        .sum();
+    for minor in &merging {
+        game.board.transfer_tokens(*minor, target);
+        let cash = game.corp(*minor).cash;
+        game.corp_mut(*minor).cash = Money::ZERO;
+        game.corp_mut(target).cash += cash;
+        let companies = std::mem::take(&mut game.corp_mut(*minor).companies);
+        for c in companies {
+            game.companies[c.0 as usize].owner = CompanyOwner::Corporation(target);
+            game.corp_mut(target).companies.push(c);
+        }
+        let trains = std::mem::take(&mut game.corp_mut(*minor).trains);
+        for t in trains {
+            if let Some(train) = game.trains.iter_mut().find(|x| x.id == t) {
+                train.owner = TrainOwner::Corporation(target);
+            }
+            game.corp_mut(target).trains.push(t);
+        }
+        for a in game.assignments.iter_mut().filter(|a| a.1 == *minor) {
+            a.1 = target;
+        }
+        game.close_corporation(*minor);
+    }
+    let placed = game.token_hexes(target).len() as u8;
+    let charter = game.title.corp(target).tokens.len() as u8;
+    game.corp_mut(target).tokens_unused = charter.saturating_sub(placed);
+    for (player, shares) in player_shares {
+        let ipo: Vec<ShareId> = game.corp(target).ipo.clone();
+        let bundle: Vec<ShareId> = if ipo.first().is_some_and(|s| s.index == 0) {
+            if shares > 1 {
+                ipo.iter().take(shares as usize - 1).copied().collect()
+            } else {
+                ipo.iter().skip(1).take(shares as usize).copied().collect()
+            }
+        } else {
+            ipo.iter().take(shares as usize).copied().collect()
+        };
+        let pct: u8 = bundle.iter().map(|s| game.share_percent(*s)).sum();
+        game.transfer_shares(
+            target,
+            &bundle,
+            Holder::Ipo(target),
+            Holder::Player(player),
+            pct,
+        );
+    }
+    if market_shares > 0 {
+        let bundle: Vec<ShareId> = game
+            .corp(target)
+            .ipo
+            .iter()
+            .take(market_shares as usize)
+            .copied()
+            .collect();
+        let pct: u8 = bundle.iter().map(|s| game.share_percent(*s)).sum();
+        game.transfer_shares(target, &bundle, Holder::Ipo(target), Holder::Pool, pct);
+    }
+    game.check_float(target);
+    let m = mr_mut(game);
+    m.merging = None;
+    m.outcome = None;
+    if game.corp(target).trains.len() > game.train_limit(target) {
+        mr_mut(game).discarding = Some(target);
+        return Ok(());
+    }
+    next_player(game);
+    Ok(())
+}
+
+/// The minors of the proposal that was just voted on.
+fn last_proposal(game: &Game) -> Vec<CorpId> {
+    mr(game).proposed.last().cloned().unwrap_or_default()
+}
+
+fn discard(game: &mut Game, corp: CorpId, train: crate::ids::TrainId) -> Result<(), RuleViolation> {
+    if !game.corp(corp).trains.contains(&train) {
+        return Err(RuleViolation::Train(format!(
+            "{} does not own train {}",
+            game.title.corp(corp).sym,
+            game.train_name(train)
+        )));
+    }
+    game.discard_to_pool(corp, train);
+    if game.corp(corp).trains.len() <= game.train_limit(corp) {
+        mr_mut(game).discarding = None;
+        next_player(game);
+    }
+    Ok(())
+}
+
+impl Game {
+    /// Closes a corporation: tokens, shares and market marker go; its cash returns to the bank.
+    pub(crate) fn close_corporation(&mut self, corp: CorpId) {
+        self.board.remove_tokens(corp);
+        let cash = self.corp(corp).cash;
+        self.bank += cash;
+        self.corp_mut(corp).cash = Money::ZERO;
+        for p in &mut self.players {
+            p.shares.retain(|s| s.corp != corp);
+        }
+        self.pool.retain(|s| s.corp != corp);
+        self.corp_mut(corp).ipo.clear();
+        if let Some(pos) = self.corp(corp).share_price {
+            if let Some(list) = self.market_cells.get_mut(&pos) {
+                list.retain(|c| *c != corp);
+            }
+        }
+        let companies = std::mem::take(&mut self.corp_mut(corp).companies);
+        for c in companies {
+            self.close_company(c);
+        }
+        self.corp_mut(corp).closed = true;
     }
 }

@@ -382,7 +382,7 @@ impl Game {
             Round::Auction(a) => a.acting(self).map(Entity::Player),
             Round::Stock(s) => s.acting(self).map(Entity::Player),
             Round::Operating(o) => o.acting(self),
-            Round::Merger(m) => m.acting(self).map(Entity::Player),
+            Round::Merger(m) => m.acting(self),
         }
     }
 

@@ -295,7 +295,7 @@ impl Game {
         available
     }
 
-    fn train_limit(&self, corp: CorpId) -> usize {
+    pub(crate) fn train_limit(&self, corp: CorpId) -> usize {
         let phase = &self.title.phases[self.phase];
         match self.title.corp(corp).kind {
             CorpKind::Minor => phase.minor_train_limit.unwrap_or(phase.train_limit) as usize,
@@ -1841,6 +1841,12 @@ impl Game {
             }
         }
         self.check_train_limits();
+    }
+
+    /// A corporation's train goes to the open market (a forced discard).
+    pub(crate) fn discard_to_pool(&mut self, corp: CorpId, train: TrainId) {
+        self.corp_mut(corp).trains.retain(|t| *t != train);
+        self.set_train_owner(train, TrainOwner::Pool);
     }
 
     /// A rusting train that is not itself a reserve train brings a reserve train of half its

@@ -61,6 +61,10 @@ impl Game {
             .map(|p| Holder::Player(p.id))
     }
 
+    pub(crate) fn percent_of_holder(&self, holder: Holder, corp: CorpId) -> u8 {
+        percent_of(self.holder_list(holder), corp, self.title).0
+    }
+
     fn move_share(&mut self, share: ShareId, from: Holder, to: Holder) {
         self.holder_list_mut(from).retain(|s| *s != share);
         self.holder_list_mut(to).push(share);

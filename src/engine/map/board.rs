@@ -670,6 +670,51 @@ impl Board {
         Ok(slot)
     }
 
+    /// Removes every token of a corporation from the map (a closing corporation).
+    pub fn remove_tokens(&mut self, corp: CorpId) {
+        for st in &mut self.hexes {
+            for city in st.tokens.iter_mut() {
+                for slot in city.iter_mut() {
+                    if *slot == Some(corp) {
+                        *slot = None;
+                    }
+                }
+            }
+        }
+        if let Some(list) = self.stations.get_mut(usize::from(corp.0)) {
+            *list = [None; MAX_TOKENS];
+        }
+    }
+
+    /// Hands a corporation's tokens to another (a merger): where the receiver already has a
+    /// token in the same city, the giver's is dropped; others change owner in place and take
+    /// the receiver's next token numbers, in the giver's token order.
+    pub fn transfer_tokens(&mut self, from: CorpId, to: CorpId) {
+        let given: Vec<Station> = self.stations(from).collect();
+        let ti = usize::from(to.0);
+        if ti >= self.stations.len() {
+            self.stations.resize(ti + 1, [None; MAX_TOKENS]);
+        }
+        for station in given {
+            let st = &mut self.hexes[station.hex.get()];
+            let c = usize::from(station.city);
+            let duplicate = st.tokens[c].contains(&Some(to));
+            for slot in st.tokens[c].iter_mut() {
+                if *slot == Some(from) {
+                    *slot = if duplicate { None } else { Some(to) };
+                }
+            }
+            if !duplicate {
+                if let Some(entry) = self.stations[ti].iter_mut().find(|s| s.is_none()) {
+                    *entry = Some(station);
+                }
+            }
+        }
+        if let Some(list) = self.stations.get_mut(usize::from(from.0)) {
+            *list = [None; MAX_TOKENS];
+        }
+    }
+
     /// Whether `slot` of this city is free for a token of `corp` (empty, and not reserved for
     /// another corporation). Which free slot a token sits in has no effect on play.
     pub fn slot_usable(&self, map: &MapData, corp: CorpId, at: Station, slot: u8) -> bool {
