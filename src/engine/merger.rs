@@ -538,6 +538,7 @@ impl Game {
     /// Closes a corporation: tokens, shares and market marker go; its cash returns to the bank.
     pub(crate) fn close_corporation(&mut self, corp: CorpId) {
         self.board.remove_tokens(corp);
+        self.board.remove_reservations(corp);
         let cash = self.corp(corp).cash;
         self.bank += cash;
         self.corp_mut(corp).cash = Money::ZERO;

@@ -312,7 +312,7 @@ impl Game {
                 game.companies[c.0 as usize].closed = true;
             }
             for c in &resolved.removed_corporations {
-                game.corps[c.0 as usize].closed = true;
+                game.close_corporation(*c);
             }
         }
         game.resolved_setup = resolved;
@@ -380,7 +380,7 @@ impl Game {
         }
         match &self.round {
             Round::Auction(a) => a.acting(self).map(Entity::Player),
-            Round::Stock(s) => s.acting(self).map(Entity::Player),
+            Round::Stock(s) => s.acting_entity(self),
             Round::Operating(o) => o.acting(self),
             Round::Merger(m) => m.acting(self),
         }

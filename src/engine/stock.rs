@@ -58,6 +58,8 @@ pub(crate) struct StockRound {
     minor_auction: Option<MinorAuction>,
     /// Whether a minor was started this round (if not, the next one is closed at the end).
     minor_started: bool,
+    /// A corporation just started that must choose its home city.
+    pending_home: Option<CorpId>,
 }
 
 /// A running auction for a minor's presidency (reference `BuySellParSharesViaBid`).
@@ -71,6 +73,14 @@ struct MinorAuction {
 }
 
 impl StockRound {
+    /// The entity to act: a corporation choosing its home, or a player.
+    pub(crate) fn acting_entity(&self, game: &Game) -> Option<Entity> {
+        if let Some(c) = self.pending_home {
+            return Some(Entity::Corporation(c));
+        }
+        self.acting(game).map(Entity::Player)
+    }
+
     pub(crate) fn acting(&self, game: &Game) -> Option<PlayerId> {
         if let Some(a) = &self.minor_auction {
             // The bidder after the highest one, among those still in.
@@ -145,7 +155,7 @@ impl Game {
     }
 
     /// Ends the current turn: a real pass if nothing was done, then the next player.
-    fn end_stock_turn(&mut self) {
+    pub(crate) fn end_stock_turn(&mut self) {
         let s = sr_mut(self);
         let i = s.entity_index;
         s.passed[i] = s.current.is_empty();
@@ -177,7 +187,7 @@ impl Game {
     fn finish_stock_round(&mut self) {
         if self.title.minor_auction.is_some() && !sr(self).minor_started {
             if let Some(minor) = self.next_minor() {
-                self.corp_mut(minor).closed = true;
+                self.close_corporation(minor);
             }
         }
         let mut sold_out: Vec<CorpId> = (0..self.corps.len())
@@ -428,7 +438,7 @@ impl Game {
         })
     }
 
-    fn has_stock_action(&self, player: PlayerId) -> bool {
+    pub(crate) fn has_stock_action(&self, player: PlayerId) -> bool {
         self.must_sell(player)
             || self.can_buy_any(player)
             || self.can_par_any(player)
@@ -485,6 +495,30 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
                 game.title.company(company).sym,
                 action.type_name()
             ))),
+        };
+    }
+    if let Some(corp) = sr(game).pending_home {
+        return match action {
+            Action::PlaceToken {
+                entity: Entity::Corporation(c),
+                city,
+                ..
+            } if *c == corp => {
+                choose_home(game, corp, *city)?;
+                sr_mut(game).pending_home = None;
+                let player = sr(game)
+                    .acting(game)
+                    .expect("a player started the corporation");
+                if !game.has_stock_action(player) {
+                    game.end_stock_turn();
+                }
+                Ok(())
+            }
+            _ => Err(RuleViolation::WrongStep {
+                action: action.type_name(),
+                step: "home token",
+                allowed: format!("place_token by {}", game.title.corp(corp).sym),
+            }),
         };
     }
     let acting = sr(game).acting(game);
@@ -608,6 +642,12 @@ fn par(
     );
     game.check_float(corp);
     sr_mut(game).current.push(TurnAction::Par);
+    // A corporation without a fixed home chooses its home city when it starts (18Ireland majors).
+    if game.title.corp(corp).home.is_none()
+        && game.title.home_token_timing == crate::engine::title::HomeTokenTiming::Par
+    {
+        sr_mut(game).pending_home = Some(corp);
+    }
     Ok(())
 }
 
@@ -915,6 +955,33 @@ fn resolve_minor_auction(game: &mut Game) {
     sr_mut(game).current.push(TurnAction::Par);
     // The auction was the opener's action for his turn; play goes on after him.
     game.end_stock_turn();
+}
+
+/// A major's home: any city on a tile with track that has a slot it may take.
+fn choose_home(
+    game: &mut Game,
+    corp: CorpId,
+    city: crate::ids::CityRef,
+) -> Result<(), RuleViolation> {
+    let map = game.title.map;
+    let station = game
+        .board
+        .locate_city(map, city)
+        .ok_or_else(|| RuleViolation::Token("no such city on the map".into()))?;
+    let (tile, _) = game.board.tile_at(station.hex);
+    if map.tile_def(tile.def).paths.is_empty() {
+        return Err(RuleViolation::Token(
+            "a home city must be on a tile with track".into(),
+        ));
+    }
+    game.board
+        .check_token(map, corp, station, false)
+        .map_err(|e| RuleViolation::Token(e.to_string()))?;
+    game.board
+        .place_token(map, corp, station)
+        .map_err(|e| RuleViolation::Token(e.to_string()))?;
+    game.corp_mut(corp).tokens_unused -= 1;
+    Ok(())
 }
 
 /// Sells a bundle to the pool: paid at the current price, then the price drops a row per share.

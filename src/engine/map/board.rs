@@ -686,6 +686,20 @@ impl Board {
         }
     }
 
+    /// Drops a corporation's home reservations (it closed or was removed).
+    pub fn remove_reservations(&mut self, corp: CorpId) {
+        for st in &mut self.hexes {
+            for city in st.reserved.iter_mut() {
+                for slot in city.iter_mut() {
+                    if *slot == Some(corp) {
+                        *slot = None;
+                    }
+                }
+            }
+            st.tile_reserved &= !(1 << (corp.0 % 32));
+        }
+    }
+
     /// Hands a corporation's tokens to another (a merger): where the receiver already has a
     /// token in the same city, the giver's is dropped; others change owner in place and take
     /// the receiver's next token numbers, in the giver's token order.
