@@ -663,9 +663,25 @@ impl Board {
             return Err(TokenErrorKind::AlreadyOnHex);
         }
         let reserved_here = st.reserved[c].contains(&Some(corp));
-        // TILE_RESERVATION_BLOCKS_OTHERS = :always (1836Jr30).
-        if !reserved_here && st.tile_reserved != 0 && st.tile_reserved & (1 << (corp.0 % 32)) == 0 {
-            return Err(TokenErrorKind::Reserved);
+        let others = st.tile_reserved & !(1 << (corp.0 % 32));
+        if !reserved_here && others != 0 {
+            if !map.rules.reservations_share_slots {
+                // TILE_RESERVATION_BLOCKS_OTHERS = :always (1836Jr30).
+                if st.tile_reserved & (1 << (corp.0 % 32)) == 0 {
+                    return Err(TokenErrorKind::Reserved);
+                }
+            } else {
+                let t = map.tile_def(st.tile.def);
+                let free: usize = (0..t.cities.len().min(MAX_CITIES))
+                    .map(|ci| {
+                        let slots = self.city_slots(map, at.hex, ci).unwrap_or(0);
+                        (0..slots).filter(|&s| st.tokens[ci][s].is_none()).count()
+                    })
+                    .sum();
+                if others.count_ones() as usize >= free {
+                    return Err(TokenErrorKind::Reserved);
+                }
+            }
         }
         Ok(slot)
     }

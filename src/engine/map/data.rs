@@ -414,6 +414,12 @@ pub struct MapRules {
     /// hex (18Ireland Irish Mail).
     #[serde(default)]
     pub red_on_blue: bool,
+    /// A tile-level home reservation lets other corporations token the tile only while more
+    /// slots are free than reservations held by others (reference
+    /// `TILE_RESERVATION_BLOCKS_OTHERS = :never`); otherwise it blocks them (`:always`,
+    /// 1836Jr30).
+    #[serde(default)]
+    pub reservations_share_slots: bool,
 }
 
 #[derive(Debug, Deserialize)]
