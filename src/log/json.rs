@@ -165,6 +165,21 @@ impl<'s> Obj<'s> {
         })
     }
 
+    /// An object whose fields were already located (no second parse of its text).
+    pub(crate) fn with_fields<'k: 's>(
+        src: &'s str,
+        span: Span,
+        what: impl Into<String>,
+        fields: &'k BTreeMap<String, Span>,
+    ) -> Obj<'s> {
+        Obj {
+            src,
+            span,
+            what: what.into(),
+            fields: fields.iter().map(|(k, v)| (Cow::Borrowed(k.as_str()), *v)).collect(),
+        }
+    }
+
     /// The whole file as an object.
     pub(crate) fn document(src: &'s str) -> Result<Obj<'s>, Problem> {
         let raw: &RawValue = serde_json::from_str(src).map_err(|e| syntax_problem(src, &e))?;
