@@ -505,12 +505,13 @@ fn initial_state_matches_the_reference() {
 
 /// How far each 18Ireland reference game replays with every state equal to the reference's
 /// (compared over the reference's corporations and privates: removed ones are not listed
-/// there). 18Ireland is in progress: the numbers pin the progress, and a regression lowers them.
+/// there). Games replayed to the end must also reach their stored result. 18Ireland is in
+/// progress: the numbers pin the progress (a game's full length once it replays completely).
 const IRELAND_PROGRESS: &[(&str, usize)] = &[
-    ("161830.json", 595),
+    ("161830.json", 637),
     ("18Ireland_game_end_bankrupt.json", 448),
     ("18Ireland_game_end_stock_market.json", 368),
-    ("larger_bank_optional_rule.json", 658),
+    ("larger_bank_optional_rule.json", 784),
 ];
 
 #[test]
@@ -555,5 +556,19 @@ fn ireland_replays_match_the_reference_engine_so_far() {
             matched >= floor,
             "{name}: only {matched} actions match (pinned {floor}); {stop}"
         );
+        // A game replayed to its end must reach exactly the stored result.
+        if replay.game().finished {
+            let report = ScoreReport::new(replay.game(), &log);
+            let expected: BTreeMap<String, Money> = log
+                .header
+                .result
+                .clone()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(k, v)| (k, Money(v)))
+                .collect();
+            assert_eq!(report.result, expected, "{name}");
+            assert_eq!(report.game_end_reason, log.header.game_end_reason, "{name}");
+        }
     }
 }

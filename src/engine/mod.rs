@@ -457,7 +457,10 @@ impl Game {
                     .map(|s| {
                         let pct = self.title.share_sizes(s.corp)[s.index as usize].0 as i64;
                         let price = self.share_price(s.corp).unwrap_or(Money::ZERO);
-                        Money(price.0 * pct / 10)
+                        // A share is worth the price per share unit (10% of a major, 20% of a
+                        // minor); a president's certificate counts its units.
+                        let unit = i64::from(self.normal_share_percent(s.corp));
+                        Money(price.0 * pct / unit)
                     })
                     .sum();
                 let privates: Money = p

@@ -498,6 +498,9 @@ impl Game {
     /// (new train, traded train, price) for every trade-in the corporation could make.
     pub(crate) fn discountable_trains(&self, corp: CorpId) -> Vec<(TrainId, TrainId, Money)> {
         let mut out = Vec::new();
+        if !self.trade_ins_allowed() {
+            return out;
+        }
         for offered in self.depot_offer() {
             let def = self.title.train(offered.kind);
             for owned in &self.corp(corp).trains {
@@ -1490,6 +1493,26 @@ impl Game {
     /// A train's display name (`3-1`).
     pub fn train_name(&self, id: TrainId) -> String {
         format!("{}-{}", self.title.train(id.kind).name, id.copy)
+    }
+
+    /// Trade-ins are allowed from the start, or (18Ireland) once the train type whose event
+    /// allows them has been bought.
+    fn trade_ins_allowed(&self) -> bool {
+        let mut gates = (0..self.title.trains.len())
+            .map(|k| TrainKind(k as u8))
+            .filter(|k| {
+                self.title
+                    .train(*k)
+                    .events
+                    .contains(&TrainEvent::TrainTradeAllowed)
+            });
+        match gates.next() {
+            None => true,
+            Some(kind) => self
+                .trains
+                .iter()
+                .any(|t| t.id.kind == kind && t.owner != TrainOwner::Depot),
+        }
     }
 
     /// Whether the train step still waits after a purchase (reference `BuyTrain` +

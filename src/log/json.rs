@@ -176,7 +176,10 @@ impl<'s> Obj<'s> {
             src,
             span,
             what: what.into(),
-            fields: fields.iter().map(|(k, v)| (Cow::Borrowed(k.as_str()), *v)).collect(),
+            fields: fields
+                .iter()
+                .map(|(k, v)| (Cow::Borrowed(k.as_str()), *v))
+                .collect(),
         }
     }
 

@@ -206,7 +206,12 @@ macro_rules! keep {
 impl Resolver<'_> {
     fn action(&mut self, raw: &RawAction) -> Option<Action> {
         let kind = raw.kind.value.as_str();
-        let obj = Obj::with_fields(self.src, raw.span, format!("the `{kind}` action"), &raw.fields);
+        let obj = Obj::with_fields(
+            self.src,
+            raw.span,
+            format!("the `{kind}` action"),
+            &raw.fields,
+        );
         if !is_known_type(kind) {
             self.problems.push(
                 Problem::new(
