@@ -510,7 +510,7 @@ fn initial_state_matches_the_reference() {
 const IRELAND_PROGRESS: &[(&str, usize)] = &[
     ("161830.json", 637),
     ("18Ireland_game_end_bankrupt.json", 448),
-    ("18Ireland_game_end_stock_market.json", 368),
+    ("18Ireland_game_end_stock_market.json", 487),
     ("larger_bank_optional_rule.json", 784),
 ];
 

@@ -483,8 +483,36 @@ impl Game {
     }
 
     fn after_action(&mut self) {
+        self.close_corporations_in_close_cells();
         if self.bank_broken && self.end_trigger.is_none() {
             self.end_trigger = Some(GameEndReason::Bank);
+        }
+    }
+
+    /// Corporations whose price reached a close cell close at once, after the action that
+    /// moved them (18Ireland's 0); an operating one hands the turn to the next corporation.
+    fn close_corporations_in_close_cells(&mut self) {
+        let closing: Vec<CorpId> = (0..self.corps.len())
+            .map(|i| CorpId(i as u8))
+            .filter(|c| {
+                !self.corp(*c).closed
+                    && self
+                        .corp(*c)
+                        .share_price
+                        .and_then(|p| self.title.cell(p.row, p.column))
+                        .is_some_and(|cell| cell.close)
+            })
+            .collect();
+        for corp in closing {
+            // Its trains leave play (they do not return to the pool).
+            let trains = std::mem::take(&mut self.corp_mut(corp).trains);
+            for t in trains {
+                if let Some(train) = self.trains.iter_mut().find(|x| x.id == t) {
+                    train.owner = TrainOwner::Rusted;
+                }
+            }
+            self.close_corporation(corp);
+            self.corp_closed_while_operating(corp);
         }
     }
 }

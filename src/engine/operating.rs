@@ -251,6 +251,16 @@ impl Game {
         }
     }
 
+    /// If the operating corporation just closed, the turn passes to the next one.
+    pub(crate) fn corp_closed_while_operating(&mut self, corp: CorpId) {
+        if let Round::Operating(o) = &self.round {
+            if o.current() == Some(corp) {
+                or_mut(self).index += 1;
+                self.start_corp_turn();
+            }
+        }
+    }
+
     pub(crate) fn end_game(&mut self, reason: GameEndReason) {
         self.finished = true;
         self.end_reason = Some(reason);
