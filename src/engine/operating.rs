@@ -1873,6 +1873,25 @@ impl Game {
                 }
             }
         }
+        if self
+            .title
+            .train(train.kind)
+            .events
+            .contains(&TrainEvent::MinorsCannotStart)
+        {
+            // Minors not yet started leave the game (their home reservations with them).
+            let unstarted: Vec<CorpId> = (0..self.corps.len())
+                .map(|i| CorpId(i as u8))
+                .filter(|c| {
+                    self.title.corp(*c).kind == CorpKind::Minor
+                        && !self.corp(*c).ipoed
+                        && !self.corp(*c).closed
+                })
+                .collect();
+            for c in unstarted {
+                self.close_corporation(c);
+            }
+        }
         self.check_train_limits();
     }
 
