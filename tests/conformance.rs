@@ -509,8 +509,8 @@ fn initial_state_matches_the_reference() {
 /// progress: the numbers pin the progress (a game's full length once it replays completely).
 const IRELAND_PROGRESS: &[(&str, usize)] = &[
     ("161830.json", 637),
-    ("18Ireland_game_end_bankrupt.json", 544),
-    ("18Ireland_game_end_stock_market.json", 529),
+    ("18Ireland_game_end_bankrupt.json", 643),
+    ("18Ireland_game_end_stock_market.json", 627),
     ("larger_bank_optional_rule.json", 784),
 ];
 

@@ -300,6 +300,9 @@ fn next_player(game: &mut Game) {
     m.merging = None;
     m.outcome = None;
     if m.passed.iter().all(|p| *p) {
+        if game.market_end_now() {
+            return;
+        }
         game.turn += 1;
         game.start_stock_round();
     }

@@ -8,11 +8,10 @@
 use crate::action::{Action, DividendKind, Entity, RouteSpec};
 use crate::engine::map::{LayRequest, RunContext, Station, TrainRoute};
 use crate::engine::market::MarketMove;
-use crate::engine::shares::Holder;
 use crate::engine::state::{CompanyOwner, GameEndReason, Train, TrainOwner};
 use crate::engine::title::{
-    Ability, Capitalization, CorpKind, DividendMoves, HomeTokenTiming, MustBuyTrain, RouteRule,
-    TrainEvent,
+    Ability, Bankruptcy, Capitalization, CorpKind, DividendMoves, EmergencySales, HomeTokenTiming,
+    MustBuyTrain, RouteRule, TrainEvent,
 };
 use crate::engine::{Game, Round, RuleViolation};
 use crate::ids::{
@@ -234,7 +233,20 @@ impl Game {
         };
     }
 
+    /// A share price on an end cell ends the game when the round in progress ends (18Ireland
+    /// 260); this comes before a bank break's end of the set.
+    pub(crate) fn market_end_now(&mut self) -> bool {
+        if self.market_end_reached {
+            self.end_game(GameEndReason::StockMarket);
+            return true;
+        }
+        false
+    }
+
     fn finish_operating_round(&mut self) {
+        if self.market_end_now() {
+            return;
+        }
         let round_num = or(self).round_num;
         let last_of_set = round_num >= self.operating_rounds;
         if last_of_set && self.end_trigger == Some(GameEndReason::Bank) {
@@ -1679,8 +1691,16 @@ fn buy_train(
                 needed: price,
             });
         }
-        // Emergency purchase: the cheapest depot train, and the president pays the rest.
-        if matches!(t.owner, TrainOwner::Depot | TrainOwner::Pool) {
+        // Emergency purchase: the cheapest depot train (1836Jr30) or any depot or pool train
+        // but none from another corporation (18Ireland); the president pays the rest.
+        let any_depot_train =
+            game.title.operating.emergency_sales == EmergencySales::WhileCorporationShort;
+        if any_depot_train && !matches!(t.owner, TrainOwner::Depot | TrainOwner::Pool) {
+            return Err(RuleViolation::Train(
+                "in an emergency a train is bought from the depot or the open market, not from another corporation".into(),
+            ));
+        }
+        if matches!(t.owner, TrainOwner::Depot | TrainOwner::Pool) && !any_depot_train {
             let cheapest = offer
                 .iter()
                 .map(|t| game.title.train(t.kind).price)
@@ -1703,7 +1723,11 @@ fn buy_train(
         if let Some(sold) = or(game).last_share_sold_price {
             let max_possible = cash + game.player(president).cash;
             let min = max_possible - sold + Money(1);
-            if price < min && !matches!(t.owner, TrainOwner::Depot | TrainOwner::Pool) {
+            // Having sold shares, the president may not then pick a train the sale was not
+            // needed for (18Ireland: any train; 1836Jr30: trains from other corporations).
+            let checked =
+                any_depot_train || !matches!(t.owner, TrainOwner::Depot | TrainOwner::Pool);
+            if price < min && checked {
                 return Err(RuleViolation::Train(format!(
                     "after selling shares the train must cost at least {min}"
                 )));
@@ -1966,8 +1990,14 @@ fn emergency_sell(
         .map(|t| game.title.train(t.kind).price)
         .min()
         .unwrap_or(Money::ZERO);
-    let needed = cheapest - game.corp(corp).cash - game.player(player).cash;
-    if needed.0 <= 0 {
+    let only_needed = game.title.operating.emergency_sales == EmergencySales::OnlyWhatIsNeeded;
+    let needed = if only_needed {
+        cheapest - game.corp(corp).cash - game.player(player).cash
+    } else {
+        cheapest - game.corp(corp).cash
+    };
+    let already_selling = or(game).last_share_sold_price.is_some();
+    if needed.0 <= 0 && !(already_selling && !only_needed) {
         return Err(RuleViolation::Shares(format!(
             "{} can pay for the cheapest train without selling shares",
             game.player(player).name
@@ -1990,7 +2020,7 @@ fn emergency_sell(
         }
     }
     let normal = game.normal_share_percent(sold_corp);
-    if pct > normal {
+    if pct > normal && only_needed {
         let smaller = game.bundle_price(sold_corp, pct - normal);
         if smaller >= needed {
             return Err(RuleViolation::Shares(format!(
@@ -2019,6 +2049,34 @@ impl Game {
     }
 }
 
+/// Whether the president may sell this bundle to raise money for his corporation's train: a
+/// legal sale that does not hand that corporation's presidency to someone else.
+fn emergency_sellable(
+    game: &Game,
+    president: PlayerId,
+    buying: CorpId,
+    c: CorpId,
+    shares: &[ShareId],
+    pct: u8,
+) -> bool {
+    if crate::engine::stock::check_sale(game, president, shares, Some(crate::ids::Percent(pct)))
+        .is_err()
+    {
+        return false;
+    }
+    if c != buying {
+        return true;
+    }
+    let others = game
+        .players
+        .iter()
+        .filter(|p| p.id != president)
+        .map(|p| game.percent_held(p.id, buying))
+        .max()
+        .unwrap_or(0);
+    game.percent_held(president, buying) >= pct + others
+}
+
 fn bankrupt(game: &mut Game, corp: CorpId) -> Result<(), RuleViolation> {
     let president = game
         .corp(corp)
@@ -2038,32 +2096,13 @@ fn bankrupt(game: &mut Game, corp: CorpId) -> Result<(), RuleViolation> {
     }
     let mut power = game.corp(corp).cash + game.player(president).cash;
     for c in (0..game.corps.len()).map(|i| CorpId(i as u8)) {
-        let best = game
+        power += game
             .sell_bundles(president, c)
             .into_iter()
-            .filter(|(shares, pct)| {
-                crate::engine::stock::check_sale(
-                    game,
-                    president,
-                    shares,
-                    Some(crate::ids::Percent(*pct)),
-                )
-                .is_ok()
-                    && !(c == corp && {
-                        let others = game
-                            .players
-                            .iter()
-                            .filter(|p| p.id != president)
-                            .map(|p| game.percent_held(p.id, corp))
-                            .max()
-                            .unwrap_or(0);
-                        game.percent_held(president, corp) - pct < others
-                    })
-            })
+            .filter(|(shares, pct)| emergency_sellable(game, president, corp, c, shares, *pct))
             .map(|(_, pct)| game.bundle_price(c, pct))
             .max()
             .unwrap_or(Money::ZERO);
-        power += best;
     }
     if power >= cheapest {
         return Err(RuleViolation::Bankruptcy(format!(
@@ -2073,32 +2112,20 @@ fn bankrupt(game: &mut Game, corp: CorpId) -> Result<(), RuleViolation> {
             cheapest
         )));
     }
-    // Sell everything sellable, corporations in operating order, largest bundles first.
     let mut corps: Vec<CorpId> = (0..game.corps.len()).map(|i| CorpId(i as u8)).collect();
     corps.sort_by_key(|c| game.operating_key(*c));
+    if game.title.operating.bankruptcy == Bankruptcy::PlayerOut {
+        return player_goes_out(game, corp, president, &corps);
+    }
+    // 1836Jr30: sell everything sellable, corporations in operating order, largest bundles
+    // first; the player's cash goes to the bank and the game ends.
     for c in corps {
         loop {
             let mut bundles = game.sell_bundles(president, c);
             bundles.sort_by_key(|(_, pct)| std::cmp::Reverse(*pct));
-            let pick = bundles.into_iter().find(|(shares, pct)| {
-                crate::engine::stock::check_sale(
-                    game,
-                    president,
-                    shares,
-                    Some(crate::ids::Percent(*pct)),
-                )
-                .is_ok()
-                    && !(c == corp && {
-                        let others = game
-                            .players
-                            .iter()
-                            .filter(|p| p.id != president)
-                            .map(|p| game.percent_held(p.id, corp))
-                            .max()
-                            .unwrap_or(0);
-                        game.percent_held(president, corp) - pct < others
-                    })
-            });
+            let pick = bundles
+                .into_iter()
+                .find(|(shares, pct)| emergency_sellable(game, president, corp, c, shares, *pct));
             let Some((shares, pct)) = pick else { break };
             crate::engine::stock::sell_to_pool(game, president, c, &shares, pct);
         }
@@ -2108,6 +2135,74 @@ fn bankrupt(game: &mut Game, corp: CorpId) -> Result<(), RuleViolation> {
     game.bank += cash;
     game.player_mut(president).bankrupt = true;
     game.end_game(GameEndReason::Bankrupt);
-    let _ = Holder::Pool;
     Ok(())
+}
+
+/// 18Ireland: the player sells his most valuable sellable bundle of each corporation once, his
+/// cash goes to the corporation, and he is out; the corporations he presides close, the bank
+/// paying their other holders for their shares. The game ends when one player is left.
+fn player_goes_out(
+    game: &mut Game,
+    corp: CorpId,
+    president: PlayerId,
+    corps: &[CorpId],
+) -> Result<(), RuleViolation> {
+    for &c in corps {
+        let best = game
+            .sell_bundles(president, c)
+            .into_iter()
+            .filter(|(shares, pct)| emergency_sellable(game, president, corp, c, shares, *pct))
+            .max_by_key(|(_, pct)| game.bundle_price(c, *pct));
+        if let Some((shares, pct)) = best {
+            crate::engine::stock::sell_to_pool(game, president, c, &shares, pct);
+        }
+    }
+    let cash = game.player(president).cash;
+    game.player_mut(president).cash = Money::ZERO;
+    game.corp_mut(corp).cash += cash;
+    game.player_mut(president).bankrupt = true;
+    let presided: Vec<CorpId> = (0..game.corps.len())
+        .map(|i| CorpId(i as u8))
+        .filter(|c| game.corp(*c).president == Some(president) && !game.corp(*c).closed)
+        .collect();
+    for c in presided {
+        game.settle_and_close(c);
+    }
+    let solvent = game.players.iter().filter(|p| !p.bankrupt).count();
+    if solvent <= 1 {
+        game.end_game(GameEndReason::Bankrupt);
+        return Ok(());
+    }
+    game.recalculate_order();
+    game.corp_closed_while_operating(corp);
+    Ok(())
+}
+
+impl Game {
+    /// Closes a corporation whose president went bankrupt: the bank first pays every other
+    /// solvent holder its shares at the current price.
+    fn settle_and_close(&mut self, corp: CorpId) {
+        let price = self.share_price(corp).unwrap_or(Money::ZERO);
+        if price.0 > 0 {
+            let unit = i64::from(self.normal_share_percent(corp));
+            let holders: Vec<PlayerId> = self.seats.clone();
+            for p in holders {
+                if self.player(p).bankrupt {
+                    continue;
+                }
+                let amount = Money(price.0 * i64::from(self.percent_held(p, corp)) / unit);
+                if amount.0 > 0 {
+                    self.bank_pays(amount);
+                    self.player_mut(p).cash += amount;
+                }
+            }
+        }
+        let trains = std::mem::take(&mut self.corp_mut(corp).trains);
+        for t in trains {
+            if let Some(train) = self.trains.iter_mut().find(|x| x.id == t) {
+                train.owner = TrainOwner::Rusted;
+            }
+        }
+        self.close_corporation(corp);
+    }
 }

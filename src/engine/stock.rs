@@ -208,6 +208,9 @@ impl Game {
                 self.move_price(corp, MarketMove::Up);
             }
         }
+        if self.market_end_now() {
+            return;
+        }
         let index = sr(self).entity_index;
         let active = entities(self);
         if let Some(&first) = active.get(index) {

@@ -281,6 +281,37 @@ pub struct OperatingRules {
     pub issue_shares: bool,
     /// How runs are scored.
     pub route_rule: RouteRule,
+    /// When a president may sell shares to buy the corporation's train.
+    #[serde(default)]
+    pub emergency_sales: EmergencySales,
+    /// What a bankruptcy does.
+    #[serde(default)]
+    pub bankruptcy: Bankruptcy,
+}
+
+/// What a bankruptcy does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bankruptcy {
+    /// The game ends at once (1836Jr30).
+    #[default]
+    EndsGame,
+    /// The player is out and his corporations close; the game ends when one player is left
+    /// (18Ireland).
+    PlayerOut,
+}
+
+/// When a president may sell shares for an emergency train purchase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EmergencySales {
+    /// Only while his and the corporation's cash together fall short, and never more than
+    /// needed (1836Jr30).
+    #[default]
+    OnlyWhatIsNeeded,
+    /// While the corporation alone cannot pay for the cheapest train; selling more than
+    /// needed is allowed (18Ireland).
+    WhileCorporationShort,
 }
 
 /// When a corporation's home token is placed.
