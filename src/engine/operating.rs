@@ -1997,7 +1997,7 @@ fn emergency_sell(
         cheapest - game.corp(corp).cash
     };
     let already_selling = or(game).last_share_sold_price.is_some();
-    if needed.0 <= 0 && !(already_selling && !only_needed) {
+    if (only_needed || !already_selling) && needed.0 <= 0 {
         return Err(RuleViolation::Shares(format!(
             "{} can pay for the cheapest train without selling shares",
             game.player(player).name
