@@ -2173,8 +2173,12 @@ fn player_goes_out(
         game.end_game(GameEndReason::Bankrupt);
         return Ok(());
     }
-    game.recalculate_order();
+    // As the reference does: the closed corporation hands the turn to the next one in the old
+    // order first; only those after it are re-sorted by the new prices.
     game.corp_closed_while_operating(corp);
+    if matches!(game.round, Round::Operating(_)) {
+        game.recalculate_order();
+    }
     Ok(())
 }
 
