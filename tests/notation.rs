@@ -30,14 +30,20 @@ fn fixtures_convert_both_ways_losslessly() {
         eprintln!("skipped: shared fixtures not found");
         return;
     };
-    for path in fixtures(&shared, "1836Jr30") {
+    let paths = fixtures(&shared, "1836Jr30")
+        .into_iter()
+        .chain(fixtures(&shared, "18Ireland"));
+    for path in paths {
         let name = path.display().to_string();
         let json = std::fs::read_to_string(&path).unwrap();
         let log = railnote::log::read(&name, &json).unwrap();
         let doc = railnote::convert::to_notation(&log).unwrap();
         let text = write(&doc);
+        // The size target is for 1836Jr30 (18Ireland logs carry much undo history,
+        // which conversion drops, but more per-move detail: 12–16 %).
+        let limit = if log.title.name == "1836Jr30" { 15 } else { 17 };
         assert!(
-            text.len() * 100 <= json.len() * 15,
+            text.len() * 100 <= json.len() * limit,
             "{name}: {} of {} bytes",
             text.len(),
             json.len()

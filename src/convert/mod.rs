@@ -142,6 +142,10 @@ pub fn to_notation(log: &GameLog) -> Result<Document, ConvertError> {
     if let Some(id) = &log.header.game_id {
         tags.push(tag("Id", id.clone()));
     }
+    // Titles with a random setup: the seed it is drawn from.
+    if let (Some(seed), true) = (crate::replay::setup(log).seed, game.title.random_setup) {
+        tags.push(tag("Seed", seed.to_string()));
+    }
     if log.header.players.iter().any(|p| p.id != p.name) {
         tags.push(tag(
             "Ids",
@@ -440,7 +444,13 @@ pub fn to_json(played: &Played) -> Value {
     top.insert("title".into(), json!(log.title.name));
     top.insert(
         "settings".into(),
-        json!({"optional_rules": log.header.optional_rules.iter().map(|r| r.value.clone()).collect::<Vec<_>>()}),
+        match crate::replay::setup(log).seed {
+            Some(seed) if game.title.random_setup => json!({
+                "seed": seed,
+                "optional_rules": log.header.optional_rules.iter().map(|r| r.value.clone()).collect::<Vec<_>>(),
+            }),
+            _ => json!({"optional_rules": log.header.optional_rules.iter().map(|r| r.value.clone()).collect::<Vec<_>>()}),
+        },
     );
     if game.finished {
         top.insert("status".into(), json!("finished"));

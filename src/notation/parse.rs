@@ -926,9 +926,7 @@ fn action(rest: Words<'_>) -> Result<RawAction, SyntaxError> {
         "run" => {
             let help =
                 "a run is `run TRAIN:HEX-HEX…` per train, e.g. `run 2:H6-H4=50 3:I3-I5-H4+H4-H6`";
-            if rest.len() < 2 {
-                return Err(missing(rest, "a route", help));
-            }
+            // `run` alone declares that no train runs (18xx.games `routes: []`).
             let routes = rest[1..]
                 .iter()
                 .map(|t| route(t, help))

@@ -1042,7 +1042,7 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
             .into_iter()
             .map(|r| Spanned::new(r, text.tag("Rules").map_or(at, |t| t.value_span)))
             .collect(),
-        seed: None,
+        seed: text.tag("Seed").and_then(|t| t.value.trim().parse().ok()),
         result: None,
         game_end_reason: None,
     };
