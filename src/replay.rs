@@ -224,6 +224,43 @@ pub struct IllegalAction {
     /// The rule broken.
     #[source]
     pub violation: RuleViolation,
+    /// What would have been legal instead, written in the notation: moves of the same kind
+    /// first, sorted, at most [`LEGAL_SHOWN`] (then how many more).
+    pub legal: Vec<String>,
+}
+
+/// How many legal alternatives a diagnostic lists.
+pub const LEGAL_SHOWN: usize = 8;
+
+/// The legal actions at the state where `action` was rejected, in the notation, the same kind
+/// as the rejected action first.
+fn legal_alternatives(game: &Game, action: &Action) -> Vec<String> {
+    let legal = game.legal_actions();
+    let mut written: Vec<(bool, String)> = legal
+        .actions
+        .iter()
+        .map(|l| {
+            let actor = game.entity_name(l.action.entity());
+            let text = crate::replay::notation::to_notation(game, &l.action).to_string();
+            let text = match l.max_price {
+                Some(max) => format!("{actor}: {text} (up to {max})"),
+                None => format!("{actor}: {text}"),
+            };
+            (l.action.type_name() != action.type_name(), text)
+        })
+        .collect();
+    written.sort();
+    written.dedup();
+    let total = written.len();
+    let mut out: Vec<String> = written
+        .into_iter()
+        .take(LEGAL_SHOWN)
+        .map(|(_, t)| t)
+        .collect();
+    if total > LEGAL_SHOWN {
+        out.push(format!("and {} more", total - LEGAL_SHOWN));
+    }
+    out
 }
 
 impl IllegalAction {
@@ -252,6 +289,7 @@ impl IllegalAction {
             round: game.round_label(),
             actor: game.entity_name(action.entity()),
             expected_actor: game.acting_entity().map(|e| game.entity_name(e)),
+            legal: legal_alternatives(game, action),
             violation,
         }
     }
@@ -292,9 +330,13 @@ impl Diagnostic for IllegalAction {
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        let expected = self.expected_actor.as_ref()?;
-        (expected != &self.actor).then(|| {
-            Box::new(format!("the game was waiting for {expected}")) as Box<dyn fmt::Display>
-        })
+        let mut parts = Vec::new();
+        if let Some(expected) = self.expected_actor.as_ref().filter(|e| **e != self.actor) {
+            parts.push(format!("the game was waiting for {expected}"));
+        }
+        if !self.legal.is_empty() {
+            parts.push(format!("legal here: {}", self.legal.join("; ")));
+        }
+        (!parts.is_empty()).then(|| Box::new(parts.join("\n")) as Box<dyn fmt::Display>)
     }
 }

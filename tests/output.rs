@@ -78,3 +78,24 @@ fn sample_mid_game_snapshot() {
     insta::assert_json_snapshot!(snapshot);
     insta::assert_snapshot!("sample_mid_game_text", snapshot.to_string());
 }
+
+/// The diagnostic for an illegal action in a JSON log: where, which rule, who was to act and
+/// what would have been legal (the sample's first tile lay moved to an unconnected hex).
+#[test]
+fn illegal_action_diagnostic_lists_legal_alternatives() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/1836jr30-opening.json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let lay = json["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|a| a["type"] == "lay_tile")
+        .unwrap();
+    // A blank hex far from every station: not connected.
+    json["actions"][lay]["hex"] = serde_json::json!("K5");
+    let src = serde_json::to_string_pretty(&json).unwrap();
+    let log = log::read("edited.json", &src).unwrap();
+    let err = railnote::replay::replay(&log).unwrap_err();
+    insta::assert_snapshot!(crate::common::render(&err));
+}
