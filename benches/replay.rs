@@ -1,4 +1,4 @@
-//! Import + replay of every 1836Jr30 fixture (`<shared>/fixtures/1836Jr30/*.json`; the shared
+//! Import + replay of every 1836Jr30 and 18Ireland fixture (`<shared>/fixtures/<title>/*.json`; the shared
 //! directory is `$RAILNOTE_SHARED` or `../shared` beside the package). Skips when absent.
 
 use std::path::{Path, PathBuf};
@@ -9,18 +9,22 @@ fn fixtures() -> Vec<PathBuf> {
     let shared = std::env::var_os("RAILNOTE_SHARED")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-    let dir = std::env::var_os("RAILNOTE_FIXTURES")
+    let root = std::env::var_os("RAILNOTE_FIXTURES")
         .map(PathBuf::from)
-        .unwrap_or_else(|| shared.join("fixtures"))
-        .join("1836Jr30");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("skipped: {} not found (set RAILNOTE_SHARED)", dir.display());
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
+        .unwrap_or_else(|| shared.join("fixtures"));
+    let mut files: Vec<PathBuf> = Vec::new();
+    for title in ["1836Jr30", "18Ireland"] {
+        let dir = root.join(title);
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            eprintln!("skipped: {} not found (set RAILNOTE_SHARED)", dir.display());
+            continue;
+        };
+        files.extend(
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "json")),
+        );
+    }
     files.sort();
     files
 }
