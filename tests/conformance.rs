@@ -144,6 +144,17 @@ fn first_difference(ours: &[(String, Value)], reference: &[(String, Value)]) -> 
         .map(|(k, v)| format!("{k}: missing from ours, reference {v}"))
 }
 
+/// The final scores a log states, by player id.
+fn stored_result(log: &log::GameLog) -> BTreeMap<String, Money> {
+    log.header
+        .result
+        .clone()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(k, v)| (k, Money(v)))
+        .collect()
+}
+
 /// Replays one fixture; `Err` describes the first problem.
 fn check_fixture(shared: &Path, path: &Path) -> Result<usize, String> {
     check_against_trace(path, &trace_path(shared, path), true)
@@ -201,14 +212,7 @@ fn check_against_trace(path: &Path, trace: &Path, finished: bool) -> Result<usiz
         return Ok(replay.processed());
     }
     let report = ScoreReport::new(replay.game(), &log);
-    let expected: BTreeMap<String, Money> = log
-        .header
-        .result
-        .clone()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(k, v)| (k, Money(v)))
-        .collect();
+    let expected = stored_result(&log);
     if report.result != expected {
         return Err(format!(
             "{name}: result {:?}, expected {:?}",
@@ -554,15 +558,7 @@ fn ireland_fixtures_match_the_reference_engine() {
         assert_eq!(matched, actions, "{name}: {stop}");
         assert!(replay.game().finished, "{name}: the game did not finish");
         let report = ScoreReport::new(replay.game(), &log);
-        let expected: BTreeMap<String, Money> = log
-            .header
-            .result
-            .clone()
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(k, v)| (k, Money(v)))
-            .collect();
-        assert_eq!(report.result, expected, "{name}");
+        assert_eq!(report.result, stored_result(&log), "{name}");
         assert_eq!(report.game_end_reason, log.header.game_end_reason, "{name}");
     }
 }

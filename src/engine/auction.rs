@@ -424,25 +424,10 @@ fn start_with_half_price_par(
     buys_train: bool,
 ) {
     let half = Money(price.0 / 2);
-    let mut pars: Vec<(Money, u8, u8)> = Vec::new();
-    for (r, row) in game.title.market.iter().enumerate() {
-        for (c, cell) in row.iter().enumerate() {
-            if let Some(cell) = cell.as_ref().filter(|cell| cell.par && cell.price <= half) {
-                pars.push((cell.price, r as u8, c as u8));
-            }
-        }
-    }
-    let Some(&(par_price, row, column)) = pars.iter().max() else {
+    let Some(cell) = game.highest_par_at_most(half, None) else {
         return;
     };
-    game.set_par(
-        corp,
-        &MarketCell {
-            price: par_price,
-            row,
-            column,
-        },
-    );
+    game.set_par(corp, &cell);
     let pct = game.share_percent(ShareId { corp, index: 0 });
     game.transfer_shares(
         corp,
@@ -524,6 +509,34 @@ impl Game {
                 )))
             }
         }
+    }
+
+    /// The highest par cell priced at most `limit` (and, if `cash` is given, affordable as a
+    /// president's certificate of twice the par).
+    pub(crate) fn highest_par_at_most(
+        &self,
+        limit: Money,
+        cash: Option<Money>,
+    ) -> Option<MarketCell> {
+        let mut best: Option<MarketCell> = None;
+        for (r, row) in self.title.market.iter().enumerate() {
+            for (c, cell) in row.iter().enumerate() {
+                let Some(cell) = cell.as_ref() else { continue };
+                let affordable = cash.is_none_or(|cash| cell.price.0 * 2 <= cash.0);
+                if cell.par
+                    && cell.price <= limit
+                    && affordable
+                    && best.is_none_or(|b| cell.price > b.price)
+                {
+                    best = Some(MarketCell {
+                        price: cell.price,
+                        row: r as u8,
+                        column: c as u8,
+                    });
+                }
+            }
+        }
+        best
     }
 
     /// Puts a corporation's marker on its par cell and marks it started.

@@ -891,6 +891,31 @@ fn check_token_values(
 /// Slot and cost as a log states them.
 type StatedToken = (Option<u8>, Option<Money>);
 
+/// Places a free token of `corp` in a city that must lie on `hex` (a home token, a lifted
+/// token put back, a teleport token): no reach needed, stated slot and cost checked.
+fn place_free_token_on(
+    game: &mut Game,
+    corp: CorpId,
+    hex: HexId,
+    city: CityRef,
+    stated: StatedToken,
+    what: &str,
+) -> Result<(), RuleViolation> {
+    let map = game.title.map;
+    let station = game
+        .board
+        .locate_city(map, city)
+        .filter(|s| map.hex_def(s.hex).id == hex)
+        .ok_or_else(|| RuleViolation::Token(format!("{what} must go on a city of {hex}")))?;
+    game.board
+        .check_token(map, corp, station, false)
+        .map_err(|e| RuleViolation::Token(e.to_string()))?;
+    check_token_values(game, corp, station, stated, Money::ZERO)?;
+    game.board
+        .place_token(map, corp, station)
+        .map_err(|e| RuleViolation::Token(e.to_string()))
+}
+
 fn replace_lifted_token(
     game: &mut Game,
     corp: CorpId,
@@ -898,21 +923,7 @@ fn replace_lifted_token(
     city: CityRef,
     stated: StatedToken,
 ) -> Result<(), RuleViolation> {
-    let map = game.title.map;
-    let station = game
-        .board
-        .locate_city(map, city)
-        .filter(|s| map.hex_def(s.hex).id == hex)
-        .ok_or_else(|| {
-            RuleViolation::Token(format!("the lifted token must go back to a city on {hex}"))
-        })?;
-    game.board
-        .check_token(map, corp, station, false)
-        .map_err(|e| RuleViolation::Token(e.to_string()))?;
-    check_token_values(game, corp, station, stated, Money::ZERO)?;
-    game.board
-        .place_token(map, corp, station)
-        .map_err(|e| RuleViolation::Token(e.to_string()))?;
+    place_free_token_on(game, corp, hex, city, stated, "the lifted token")?;
     or_mut(game).pending_tokens.remove(0);
     Ok(())
 }
@@ -929,21 +940,7 @@ fn home_token_choice(
             game.title.corp(corp).sym
         )));
     };
-    let map = game.title.map;
-    let station = game
-        .board
-        .locate_city(map, city)
-        .filter(|s| map.hex_def(s.hex).id == hex)
-        .ok_or_else(|| {
-            RuleViolation::Token(format!("the home token must go to a city on {hex}"))
-        })?;
-    game.board
-        .check_token(map, corp, station, false)
-        .map_err(|e| RuleViolation::Token(e.to_string()))?;
-    check_token_values(game, corp, station, stated, Money::ZERO)?;
-    game.board
-        .place_token(map, corp, station)
-        .map_err(|e| RuleViolation::Token(e.to_string()))?;
+    place_free_token_on(game, corp, hex, city, stated, "the home token")?;
     game.corp_mut(corp).tokens_unused -= 1;
     or_mut(game).step = OrStep::Track;
     Ok(())
@@ -1254,24 +1251,8 @@ fn teleport_token(game: &mut Game, corp: CorpId, action: &Action) -> Result<(), 
         Action::PlaceToken {
             city, slot, cost, ..
         } => {
-            let map = game.title.map;
-            let station = game
-                .board
-                .locate_city(map, *city)
-                .filter(|s| map.hex_def(s.hex).id == hex)
-                .ok_or_else(|| {
-                    RuleViolation::Token(format!(
-                        "{}'s token must go on {hex}",
-                        game.title.company(company).sym
-                    ))
-                })?;
-            game.board
-                .check_token(map, corp, station, false)
-                .map_err(|e| RuleViolation::Token(e.to_string()))?;
-            check_token_values(game, corp, station, (*slot, *cost), Money::ZERO)?;
-            game.board
-                .place_token(map, corp, station)
-                .map_err(|e| RuleViolation::Token(e.to_string()))?;
+            let what = format!("{}'s token", game.title.company(company).sym);
+            place_free_token_on(game, corp, hex, *city, (*slot, *cost), &what)?;
             game.corp_mut(corp).tokens_unused -= 1;
             or_mut(game).teleport = None;
             // The teleport token is the corporation's token for the turn.

@@ -918,31 +918,12 @@ fn resolve_minor_auction(game: &mut Game) {
     let rules = game.title.minor_auction.expect("minor auctions");
     let par_limit = Money((price.0 / 2).min(rules.max_par.0));
     let cash = game.player(winner).cash;
-    let mut pars: Vec<(Money, u8, u8)> = Vec::new();
-    for (r, row) in game.title.market.iter().enumerate() {
-        for (c, cell) in row.iter().enumerate() {
-            if let Some(cell) = cell
-                .as_ref()
-                .filter(|cell| cell.par && cell.price <= par_limit && cell.price.0 * 2 <= cash.0)
-            {
-                pars.push((cell.price, r as u8, c as u8));
-            }
-        }
-    }
+    let par = game.highest_par_at_most(par_limit, Some(cash));
     let s = sr_mut(game);
     s.minor_auction = None;
     s.minor_started = true;
-    let Some(&(par_price, row, column)) = pars.iter().max() else {
-        return;
-    };
-    game.set_par(
-        corp,
-        &MarketCell {
-            price: par_price,
-            row,
-            column,
-        },
-    );
+    let Some(cell) = par else { return };
+    game.set_par(corp, &cell);
     let cert = ShareId { corp, index: 0 };
     let pct = game.share_percent(cert);
     game.transfer_shares(
