@@ -63,6 +63,25 @@ fn players(game: &Game) -> Vec<PlayerId> {
         .collect()
 }
 
+/// Players holding shares of the merging minors, in seat order starting from the proposer,
+/// with the number of those shares each holds: the order of both the vote and the exchange.
+fn holders_from(game: &Game, proposer: PlayerId, merging: &[CorpId]) -> Vec<(PlayerId, u32)> {
+    let seats = players(game);
+    let start = seats.iter().position(|p| *p == proposer).unwrap_or(0);
+    seats[start..]
+        .iter()
+        .chain(&seats[..start])
+        .map(|p| {
+            let held = merging
+                .iter()
+                .map(|c| game.shares_held(Holder::Player(*p), *c))
+                .sum::<u32>();
+            (*p, held)
+        })
+        .filter(|(_, held)| *held > 0)
+        .collect()
+}
+
 fn mr(game: &Game) -> &MergerRound {
     match &game.round {
         Round::Merger(m) => m,
@@ -317,26 +336,7 @@ fn start_vote(game: &mut Game, proposer: PlayerId) {
         mr_mut(game).merging = None;
         return;
     }
-    let seats = players(game);
-    let start = seats.iter().position(|p| *p == proposer).unwrap_or(0);
-    let order: Vec<PlayerId> = seats[start..]
-        .iter()
-        .chain(&seats[..start])
-        .copied()
-        .collect();
-    let to_vote: Vec<(PlayerId, u32)> = order
-        .iter()
-        .map(|p| {
-            (
-                *p,
-                merging
-                    .iter()
-                    .map(|c| game.shares_held(Holder::Player(*p), *c))
-                    .sum::<u32>(),
-            )
-        })
-        .filter(|(_, s)| *s > 0)
-        .collect();
+    let to_vote = holders_from(game, proposer, &merging);
     let new_price = game
         .merged_cell(&merging)
         .and_then(|pos| game.title.cell(pos.row, pos.column))
@@ -424,26 +424,7 @@ fn merge_into_major(
             column: pos.column,
         },
     );
-    let seats = players(game);
-    let start = seats.iter().position(|p| *p == proposer).unwrap_or(0);
-    let order: Vec<PlayerId> = seats[start..]
-        .iter()
-        .chain(&seats[..start])
-        .copied()
-        .collect();
-    let player_shares: Vec<(PlayerId, u32)> = order
-        .iter()
-        .map(|p| {
-            (
-                *p,
-                merging
-                    .iter()
-                    .map(|c| game.shares_held(Holder::Player(*p), *c))
-                    .sum::<u32>(),
-            )
-        })
-        .filter(|(_, s)| *s > 0)
-        .collect();
+    let player_shares = holders_from(game, proposer, &merging);
     let market_shares: u32 = merging
         .iter()
         .map(|c| game.shares_held(Holder::Pool, *c))
