@@ -139,18 +139,29 @@ impl Game {
             .collect()
     }
 
-    /// The reference's share-count limits on a merger (issued shares, one player's, the pool's),
-    /// and that no two minors' homes share a tile.
     fn merge_possible(&self, with: &[CorpId], candidate: CorpId) -> bool {
+        self.merge_fault(with, candidate).is_none()
+    }
+
+    /// Why `candidate` may not join the minors `with` (reference `Merge#merge_possible?`): it
+    /// must be joined by broad gauge to one of them, no two minors' homes may share a tile, and
+    /// the share counts (issued shares, one player's, the pool's) must stay within bounds.
+    fn merge_fault(&self, with: &[CorpId], candidate: CorpId) -> Option<&'static str> {
         if with.contains(&candidate) {
-            return false;
+            return Some("it is already in the proposal");
         }
         let home_hex = |c: CorpId| self.token_hexes(c).first().copied();
         if with
             .iter()
             .any(|c| home_hex(*c).is_some() && home_hex(*c) == home_hex(candidate))
         {
-            return false;
+            return Some("its home shares a tile with a proposed minor's home");
+        }
+        if !with
+            .iter()
+            .any(|c| self.board.joined_over_broad(self.title.map, *c, candidate))
+        {
+            return Some("no broad-gauge track joins its home to a proposed minor's home");
         }
         let all: Vec<CorpId> = with.iter().copied().chain([candidate]).collect();
         let issued: u32 = all
@@ -158,7 +169,7 @@ impl Game {
             .map(|c| 5 - self.shares_held(Holder::Ipo(*c), *c))
             .sum();
         if issued > 10 {
-            return false;
+            return Some("the minors would have more than 10 shares issued");
         }
         if self.players.iter().any(|p| {
             all.iter()
@@ -166,12 +177,37 @@ impl Game {
                 .sum::<u32>()
                 > 7
         }) {
-            return false;
+            return Some("a player would hold more than 7 shares of the minors");
         }
-        all.iter()
-            .map(|c| self.shares_held(Holder::Pool, *c))
-            .sum::<u32>()
-            <= 5
+        let pooled: u32 = all.iter().map(|c| self.shares_held(Holder::Pool, *c)).sum();
+        (pooled > 5).then_some("the market would hold more than 5 shares of the minors")
+    }
+
+    /// Why `corp` cannot be added to the current proposal by `player`, for the diagnostic.
+    fn merge_refusal(&self, player: PlayerId, corp: CorpId) -> String {
+        let sym = &self.title.corp(corp).sym;
+        let merging = mr(self).merging.clone().unwrap_or_default();
+        if self.merge_targets().is_empty() {
+            return "no major is left to form".into();
+        }
+        if merging.len() == LIMIT_MERGE {
+            return format!("at most {LIMIT_MERGE} minors merge at once");
+        }
+        if !self.floated_minors().contains(&corp) {
+            return format!("{sym} is not a floated minor");
+        }
+        if merging.is_empty() {
+            if self.percent_held(player, corp) == 0 {
+                return format!(
+                    "a proposal starts with a minor the proposer holds shares of, not {sym}"
+                );
+            }
+            return format!("{sym} cannot merge with any other minor");
+        }
+        match self.merge_fault(&merging, corp) {
+            Some(why) => format!("{sym} cannot join this merger: {why}"),
+            None => format!("{sym} cannot be added to a merger proposal now"),
+        }
     }
 
     fn merge_candidates(&self, player: PlayerId) -> Vec<CorpId> {
@@ -259,10 +295,7 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
         }
         Action::Merge { corp, .. } => {
             if !game.merge_candidates(player).contains(corp) {
-                return Err(RuleViolation::Shares(format!(
-                    "{} cannot be added to a merger proposal now",
-                    game.title.corp(*corp).sym
-                )));
+                return Err(RuleViolation::Shares(game.merge_refusal(player, *corp)));
             }
             mr_mut(game)
                 .merging

@@ -867,6 +867,14 @@ impl Board {
             .copied()
     }
 
+    /// Whether `other` has a token in a city joined to `corp`'s first station by track that is
+    /// not narrow gauge, whatever tokens stand between (18Ireland merger rule).
+    pub fn joined_over_broad(&self, map: &MapData, corp: CorpId, other: CorpId) -> bool {
+        self.stations(corp)
+            .next()
+            .is_some_and(|home| super::graph::tokened_over_broad(map, self, home).contains(&other))
+    }
+
     /// Whether `corp` has a token in city `city` of `hex`.
     pub fn city_tokened_by(&self, hex: HexIdx, city: usize, corp: CorpId) -> bool {
         city < MAX_CITIES && self.hexes[hex.get()].tokens[city].contains(&Some(corp))

@@ -5,8 +5,8 @@
 //! closure only differs when a walk could loop back into the hex it left through the same
 //! edge, which needs two tiles with shared-edge junctions facing each other in a loop.
 
-use super::board::{Board, MAX_CITIES};
-use super::data::{End, Gauge, HexIdx, MapData, PathDef, RouteUse};
+use super::board::{Board, HexState, Station, MAX_CITIES};
+use super::data::{End, Gauge, HexIdx, MapData, PathDef, RouteUse, TileDef};
 use crate::ids::CorpId;
 
 /// Reach of one corporation's network.
@@ -237,4 +237,85 @@ pub(crate) fn narrow_edges(map: &MapData, board: &Board, reach: &Reach) -> Vec<u
         }
     }
     edges
+}
+
+/// 18Ireland merger connectivity (reference `Merge#corporation_connected?`): the corporations
+/// holding a token in a city reached from `from` over track that is not narrow gauge. The walk
+/// passes through every city and town whoever's tokens fill it (tokens never block a merger)
+/// but does not leave a terminal (offboard) path.
+pub(crate) fn tokened_over_broad(map: &MapData, board: &Board, from: Station) -> Vec<CorpId> {
+    let n = board.hexes.len();
+    let mut seen_paths = vec![0u32; n];
+    let mut seen_nodes = vec![0u8; n];
+    let mut found: Vec<CorpId> = Vec::new();
+    let start_tile = board.tile_def(map, from.hex);
+    let Some(&start_node) = start_tile.cities.get(usize::from(from.city)) else {
+        return found;
+    };
+    let mut stack = vec![Item::Node(from.hex.0, start_node)];
+    while let Some(item) = stack.pop() {
+        match item {
+            Item::Node(h, node) => {
+                let hu = usize::from(h);
+                if seen_nodes[hu] & (1 << node) != 0 {
+                    continue;
+                }
+                seen_nodes[hu] |= 1 << node;
+                let t = board.tile_def(map, HexIdx(h));
+                note_tokens(&board.hexes[hu], t, node, &mut found);
+                for (pi, p) in t.paths.iter().enumerate() {
+                    if p.gauge != Gauge::Narrow && p.nodes().any(|m| m == node) {
+                        stack.push(Item::Path(h, pi as u8, None));
+                    }
+                }
+            }
+            Item::Path(h, pi, _) => {
+                let hu = usize::from(h);
+                if seen_paths[hu] & (1 << pi) != 0 {
+                    continue;
+                }
+                seen_paths[hu] |= 1 << pi;
+                let st = &board.hexes[hu];
+                let t = map.tile_def(st.tile.def);
+                let p = &t.paths[usize::from(pi)];
+                // Cities at the end of a walked path count even when the path is terminal.
+                for m in p.nodes() {
+                    if p.terminal {
+                        note_tokens(st, t, m, &mut found);
+                    } else {
+                        stack.push(Item::Node(h, m));
+                    }
+                }
+                for e in p.edges(st.rotation) {
+                    let Some(nb) = board.neighbour(map, HexIdx(h), e) else {
+                        continue;
+                    };
+                    let facing = (e + 3) % 6;
+                    let nst = &board.hexes[nb.get()];
+                    let nt = map.tile_def(nst.tile.def);
+                    for (qi, q) in nt.paths.iter().enumerate() {
+                        let touches = q
+                            .ends()
+                            .iter()
+                            .any(|&x| x.rotated(nst.rotation) == End::Edge(facing));
+                        if touches && q.gauge != Gauge::Narrow && p.gauge.joins(q.gauge) {
+                            stack.push(Item::Path(nb.0, qi as u8, Some(facing)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
+fn note_tokens(state: &HexState, tile: &TileDef, node: u8, found: &mut Vec<CorpId>) {
+    let Some(city) = tile.cities.iter().position(|&c| c == node) else {
+        return;
+    };
+    for corp in state.tokens.get(city).into_iter().flatten().flatten() {
+        if !found.contains(corp) {
+            found.push(*corp);
+        }
+    }
 }
