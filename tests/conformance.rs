@@ -258,6 +258,31 @@ fn bundled_sample_matches_the_reference_engine() {
     assert_eq!(n, 66);
 }
 
+/// The bundled 18Ireland notation sample, converted to 18xx.games JSON, against the reference
+/// engine's strict trace of that conversion (stored beside the tests: the sample is ours).
+#[test]
+fn ireland_notation_sample_matches_the_reference_engine() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let name = "18ireland-notation-opening.rn";
+    let text = std::fs::read_to_string(root.join("samples").join(name)).unwrap();
+    let doc = railnote::notation::parse(name, &text).unwrap();
+    let src: std::sync::Arc<str> = std::sync::Arc::from(text.as_str());
+    let played = railnote::replay::notation::play(name, &src, &doc.games[0], false).unwrap();
+    assert!(played.errors.is_empty(), "{:?}", played.errors.first());
+    let json = root.join("target").join("18ireland-notation-opening.json");
+    let json = std::env::var_os("CARGO_TARGET_TMPDIR")
+        .map(|d| Path::new(&d).join("18ireland-notation-opening.json"))
+        .unwrap_or(json);
+    std::fs::create_dir_all(json.parent().unwrap()).unwrap();
+    std::fs::write(&json, railnote::convert::to_json(&played).to_string()).unwrap();
+    let src = std::fs::read_to_string(&json).unwrap();
+    let log = log::read("18ireland-notation-opening.json", &src).unwrap();
+    let trace =
+        load_trace(&root.join("tests/data/18ireland-notation-opening.trace.jsonl")).unwrap();
+    let (_, matched, stop) = match_ireland_trace(&log, &trace);
+    assert_eq!(matched, 31, "{stop}");
+}
+
 /// Hand-made continuations of the sample, each traced by the reference engine, for rules the
 /// fixtures never reach: (file stem in `tests/data`, processed actions).
 const SCENARIOS: &[(&str, usize)] = &[
@@ -555,30 +580,7 @@ fn ireland_fixtures_match_the_reference_engine() {
         .expect("every 18Ireland fixture has a trace");
         let src = std::fs::read_to_string(&path).unwrap();
         let log = log::read(name, &src).unwrap_or_else(|e| panic!("{}", render(&e)));
-        let mut replay = Replay::new(&log).unwrap_or_else(|e| panic!("{}", render(&e)));
-        let mut matched = 0;
-        let mut stop = String::new();
-        let outcome = replay.run_with(|step, game| {
-            let reference = &trace.processed[&step.action.action_id];
-            let theirs = reference_fields(reference);
-            let keys: BTreeSet<&str> = theirs.iter().map(|(k, _)| k.as_str()).collect();
-            let ours: Vec<_> = our_fields(&Snapshot::after(game, &log, step))
-                .into_iter()
-                .filter(|(k, _)| keys.contains(k.as_str()))
-                .collect();
-            if let Some(diff) = first_difference(&ours, &theirs) {
-                stop = format!(
-                    "after action #{} (id {}): {diff}",
-                    step.index, step.action.action_id
-                );
-                return ControlFlow::Break(());
-            }
-            matched += 1;
-            ControlFlow::Continue(())
-        });
-        if let Err(e) = outcome {
-            stop = render(&e).lines().take(3).collect::<Vec<_>>().join(" / ");
-        }
+        let (replay, matched, stop) = match_ireland_trace(&log, &trace);
         eprintln!("{name}: {matched} actions match the reference");
         assert_eq!(matched, actions, "{name}: {stop}");
         assert!(replay.game().finished, "{name}: the game did not finish");
@@ -586,4 +588,34 @@ fn ireland_fixtures_match_the_reference_engine() {
         assert_eq!(report.result, stored_result(&log), "{name}");
         assert_eq!(report.game_end_reason, log.header.game_end_reason, "{name}");
     }
+}
+
+/// Replays `log`, comparing the state after every action with the reference's on the fields
+/// its 18Ireland trace records; stops at the first difference.
+fn match_ireland_trace<'l>(log: &'l log::GameLog, trace: &Trace) -> (Replay<'l>, usize, String) {
+    let mut replay = Replay::new(log).unwrap_or_else(|e| panic!("{}", render(&e)));
+    let mut matched = 0;
+    let mut stop = String::new();
+    let outcome = replay.run_with(|step, game| {
+        let reference = &trace.processed[&step.action.action_id];
+        let theirs = reference_fields(reference);
+        let keys: BTreeSet<&str> = theirs.iter().map(|(k, _)| k.as_str()).collect();
+        let ours: Vec<_> = our_fields(&Snapshot::after(game, log, step))
+            .into_iter()
+            .filter(|(k, _)| keys.contains(k.as_str()))
+            .collect();
+        if let Some(diff) = first_difference(&ours, &theirs) {
+            stop = format!(
+                "after action #{} (id {}): {diff}",
+                step.index, step.action.action_id
+            );
+            return ControlFlow::Break(());
+        }
+        matched += 1;
+        ControlFlow::Continue(())
+    });
+    if let Err(e) = outcome {
+        stop = render(&e).lines().take(3).collect::<Vec<_>>().join(" / ");
+    }
+    (replay, matched, stop)
 }
