@@ -190,6 +190,9 @@ mod cli {
         let Some(file) = fixture("2851.json") else {
             return;
         };
+        let text = railnote(&["replay", &file, "--check-runs"]);
+        assert_eq!(text.status.code(), Some(0));
+        insta::assert_snapshot!(String::from_utf8_lossy(&text.stdout));
         let out = railnote(&["replay", &file, "--check-runs", "--format", "json"]);
         assert_eq!(out.status.code(), Some(0));
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
