@@ -132,3 +132,16 @@ fn diagnostic_rules() {
 fn diagnostic_missing_tags() {
     insta::assert_snapshot!(rejected("Ann: pass\n"));
 }
+
+#[test]
+fn diagnostic_seed_missing_or_malformed() {
+    let head = "[Title \"18Ireland\"]\n[Players \"Ann, Bob, Cid\"]\n";
+    insta::assert_snapshot!(
+        "seed_missing",
+        rejected(&format!("{head}\nPR\nAnn: pass\n"))
+    );
+    insta::assert_snapshot!(
+        "seed_malformed",
+        rejected(&format!("{head}[Seed \"12ab\"]\n\nPR\nAnn: pass\n"))
+    );
+}

@@ -43,9 +43,14 @@ fn round_name(label: &str) -> Option<RoundName> {
     match (parts.next()?, parts.next()) {
         ("PR", None) => Some(RoundName::Private),
         ("SR", Some(n)) => Some(RoundName::Stock(n.parse().ok()?)),
-        ("OR", Some(n)) => {
+        (kind @ ("OR" | "MR"), Some(n)) => {
             let (a, b) = n.split_once('.')?;
-            Some(RoundName::Operating(a.parse().ok()?, b.parse().ok()?))
+            let (a, b) = (a.parse().ok()?, b.parse().ok()?);
+            Some(if kind == "OR" {
+                RoundName::Operating(a, b)
+            } else {
+                RoundName::Merger(a, b)
+            })
         }
         _ => None,
     }

@@ -32,7 +32,7 @@ impl GameText {
 /// A tag: `[Name "value"]`.
 #[derive(Debug, Clone, Eq)]
 pub struct Tag {
-    /// The tag name (`Title`, `Players`, `Rules`, `Date`, `Event`, `Result`, `Setup`, `Ids`).
+    /// The tag name (`Title`, `Players`, `Rules`, `Seed`, `Date`, `Event`, `Result`, `Id`, `Ids`).
     pub name: String,
     /// The value, unescaped.
     pub value: String,
@@ -90,6 +90,8 @@ pub enum RoundName {
     Stock(u32),
     /// `OR n.m`.
     Operating(u32, u32),
+    /// `MR n.m`: a merger round after operating round n.m (18Ireland).
+    Merger(u32, u32),
 }
 
 impl std::fmt::Display for RoundName {
@@ -98,6 +100,7 @@ impl std::fmt::Display for RoundName {
             RoundName::Private => f.write_str("PR"),
             RoundName::Stock(n) => write!(f, "SR {n}"),
             RoundName::Operating(n, m) => write!(f, "OR {n}.{m}"),
+            RoundName::Merger(n, m) => write!(f, "MR {n}.{m}"),
         }
     }
 }

@@ -443,8 +443,7 @@ impl Parser {
                         span,
                     })))
                 }
-                "SR" => return self.heading(rest, span, true).map(Some),
-                "OR" => return self.heading(rest, span, false).map(Some),
+                "SR" | "OR" | "MR" => return self.heading(rest, span, head).map(Some),
                 "=" => return check(rest, span).map(|c| Some(Element::Check(c))),
                 "correct" => return correction(rest, span).map(|c| Some(Element::Correction(c))),
                 _ => {}
@@ -498,21 +497,16 @@ impl Parser {
     }
 
     /// `heading := 'PR' | 'SR' INT | 'OR' INT '.' INT`
-    fn heading(
-        &mut self,
-        rest: Words<'_>,
-        span: Span,
-        stock: bool,
-    ) -> Result<Element, SyntaxError> {
-        let help = "round headings are `PR`, `SR 2` or `OR 3.1`";
+    fn heading(&mut self, rest: Words<'_>, span: Span, kind: &str) -> Result<Element, SyntaxError> {
+        let help = "round headings are `PR`, `SR 2`, `OR 3.1` or `MR 5.2`";
         let bad = |s: Span, found: &str| {
             SyntaxError::new(
                 "notation::bad_heading",
                 s,
-                if stock {
-                    "expected a stock round number after `SR`"
+                if kind == "SR" {
+                    "expected a stock round number after `SR`".to_string()
                 } else {
-                    "expected `set.round` after `OR`, e.g. `OR 3.1`"
+                    format!("expected `set.round` after `{kind}`, e.g. `{kind} 3.1`")
                 },
                 format!("found {found}"),
                 help,
@@ -525,11 +519,14 @@ impl Parser {
             return Err(bad(rest[2].1, &format!("`{}`", word(&rest[2]))));
         }
         let text = word(arg);
-        let round = if stock {
-            text.parse().ok().map(RoundName::Stock)
-        } else {
-            text.split_once('.')
-                .and_then(|(a, b)| Some(RoundName::Operating(a.parse().ok()?, b.parse().ok()?)))
+        let set_round = || -> Option<(u32, u32)> {
+            let (a, b) = text.split_once('.')?;
+            Some((a.parse().ok()?, b.parse().ok()?))
+        };
+        let round = match kind {
+            "SR" => text.parse().ok().map(RoundName::Stock),
+            "MR" => set_round().map(|(a, b)| RoundName::Merger(a, b)),
+            _ => set_round().map(|(a, b)| RoundName::Operating(a, b)),
         };
         round
             .map(|round| Element::Heading(Heading { round, span }))

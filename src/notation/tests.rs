@@ -35,6 +35,32 @@ par B 90@3.5
 }
 
 #[test]
+fn the_18ireland_forms_round_trip() {
+    let src = r#"[Title "18Ireland"]
+[Players "Ann, Bob, Cid"]
+[Seed "1411315859"]
+
+MR 5.2
+Ann: merge DER, merge UR, pass, vote for
+Bob: vote against
+OR 5.2
+TASPS: assign C13
+GNWR: run
+"#;
+    let doc = round_trip(src);
+    let text = write(&doc);
+    for form in [
+        "merge DER",
+        "vote for",
+        "vote against",
+        "assign C13",
+        "GNWR: run",
+    ] {
+        assert!(text.contains(form), "{form} missing from\n{text}");
+    }
+}
+
+#[test]
 fn several_games() {
     let doc = round_trip("[Title \"1836Jr30\"]\nAnn: pass\n[Title \"1836Jr30\"]\nBob: pass\n");
     assert_eq!(doc.games.len(), 2);

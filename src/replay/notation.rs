@@ -999,10 +999,29 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
         .map(|t| split_list(&t.value))
         .unwrap_or_default();
     let ids = text.tag("Ids").map(|t| split_list(&t.value));
+    let seed = match text.tag("Seed") {
+        None => None,
+        // JSON logs carry the seed as a signed integer: keep to the range both can hold.
+        Some(tag) => Some(
+            tag.value
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|v| i64::try_from(*v).is_ok())
+                .ok_or_else(|| {
+                    fail(
+                tag.value_span,
+                "notation::bad_seed",
+                format!("`Seed` must be a whole number below 2^63, not `{}`", tag.value),
+                "the seed of the random setup as 18xx.games records it: `[Seed \"1411315859\"]`",
+            )
+                })?,
+        ),
+    };
     let game = Game::new(&GameSetup {
         title: title.value.clone(),
         players: names.clone(),
-        seed: text.tag("Seed").and_then(|t| t.value.trim().parse().ok()),
+        seed,
         options: GameOptions {
             optional_rules: rules.clone(),
         },
@@ -1013,14 +1032,16 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
             crate::engine::SetupError::UnknownOptionalRule { .. } => {
                 text.tag("Rules").map_or(at, |t| t.value_span)
             }
+            crate::engine::SetupError::MissingSeed { .. } => title.value_span,
             _ => players.value_span,
         };
-        fail(
-            span,
-            "replay::setup",
-            e.to_string(),
-            "see `grammar/README.md` for the tags",
-        )
+        let help = match e {
+            crate::engine::SetupError::MissingSeed { .. } => {
+                "add the seed of the random setup: `[Seed \"1411315859\"]`"
+            }
+            _ => "see `grammar/README.md` for the tags",
+        };
+        fail(span, "replay::setup", e.to_string(), help)
     })?;
     let header = Header {
         game_id: text.tag("Id").map(|t| t.value.clone()),
@@ -1042,7 +1063,7 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
             .into_iter()
             .map(|r| Spanned::new(r, text.tag("Rules").map_or(at, |t| t.value_span)))
             .collect(),
-        seed: text.tag("Seed").and_then(|t| t.value.trim().parse().ok()),
+        seed: seed.and_then(|s| i64::try_from(s).ok()),
         result: None,
         game_end_reason: None,
     };
