@@ -145,3 +145,15 @@ fn diagnostic_seed_missing_or_malformed() {
         rejected(&format!("{head}[Seed \"12ab\"]\n\nPR\nAnn: pass\n"))
     );
 }
+
+#[test]
+fn diagnostic_wrong_round_heading() {
+    let sample = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("samples/18ireland-notation-opening.rn"),
+    )
+    .unwrap();
+    let edited = sample.replacen("OR 1.2\n", "MR 1.2\n", 1);
+    assert_ne!(edited, sample);
+    insta::assert_snapshot!(rejected(&edited));
+}
