@@ -5,8 +5,8 @@
 //! closure only differs when a walk could loop back into the hex it left through the same
 //! edge, which needs two tiles with shared-edge junctions facing each other in a loop.
 
-use super::board::{Board, HexState, Station, MAX_CITIES};
-use super::data::{End, Gauge, HexIdx, MapData, PathDef, RouteUse, TileDef};
+use super::board::{Board, Station, MAX_CITIES};
+use super::data::{End, Gauge, HexIdx, MapData, PathDef, RouteUse};
 use crate::ids::CorpId;
 
 /// Reach of one corporation's network.
@@ -173,86 +173,97 @@ impl Reach {
 /// broad graph reaches, walk over non-broad track (tokens never block it) and collect, per hex,
 /// the edges of the walked paths and the facing edges of their neighbours.
 pub(crate) fn narrow_edges(map: &MapData, board: &Board, reach: &Reach) -> Vec<u8> {
-    let n = board.hexes.len();
-    let mut edges = vec![0u8; n];
-    let mut seen_paths = vec![0u32; n];
-    let mut seen_nodes = vec![0u8; n];
-    let mut stack: Vec<Item> = Vec::new();
-    for (h, &mask) in reach.nodes.iter().enumerate() {
-        for node in 0..8u8 {
-            if mask & (1 << node) != 0 {
-                stack.push(Item::Node(h as u16, node));
-            }
-        }
-    }
-    while let Some(item) = stack.pop() {
-        match item {
-            Item::Node(h, node) => {
-                let hu = usize::from(h);
-                if seen_nodes[hu] & (1 << node) != 0 {
-                    continue;
-                }
-                seen_nodes[hu] |= 1 << node;
-                let t = board.tile_def(map, HexIdx(h));
-                for (pi, p) in t.paths.iter().enumerate() {
-                    if p.gauge != Gauge::Broad && p.nodes().any(|m| m == node) {
-                        stack.push(Item::Path(h, pi as u8, None));
-                    }
-                }
-            }
-            Item::Path(h, pi, _) => {
-                let hu = usize::from(h);
-                if seen_paths[hu] & (1 << pi) != 0 {
-                    continue;
-                }
-                seen_paths[hu] |= 1 << pi;
-                let st = &board.hexes[hu];
-                let t = map.tile_def(st.tile.def);
-                let p = &t.paths[usize::from(pi)];
-                if !p.terminal {
-                    for m in p.nodes() {
-                        stack.push(Item::Node(h, m));
-                    }
-                }
-                for e in p.edges(st.rotation) {
-                    edges[hu] |= 1 << e;
-                    let Some(nb) = board.neighbour(map, HexIdx(h), e) else {
-                        continue;
-                    };
-                    let facing = (e + 3) % 6;
-                    edges[nb.get()] |= 1 << facing;
-                    let nst = &board.hexes[nb.get()];
-                    let nt = map.tile_def(nst.tile.def);
-                    for (qi, q) in nt.paths.iter().enumerate() {
-                        let touches = q
-                            .ends()
-                            .iter()
-                            .any(|&x| x.rotated(nst.rotation) == End::Edge(facing));
-                        if touches && q.gauge != Gauge::Broad && p.gauge.joins(q.gauge) {
-                            stack.push(Item::Path(nb.0, qi as u8, Some(facing)));
-                        }
-                    }
+    let mut edges = vec![0u8; board.hexes.len()];
+    let starts = reach.nodes.iter().enumerate().flat_map(|(h, &mask)| {
+        (0..8u8)
+            .filter(move |node| mask & (1 << node) != 0)
+            .map(move |node| (h as u16, node))
+    });
+    gauge_walk(map, board, starts, Gauge::Broad, |step| {
+        if let WalkStep::Path { hex, exits, .. } = step {
+            for &(e, neighbour) in exits {
+                edges[hex] |= 1 << e;
+                if let Some(nb) = neighbour {
+                    edges[nb] |= 1 << ((e + 3) % 6);
                 }
             }
         }
-    }
+    });
     edges
 }
 
 /// 18Ireland merger connectivity (reference `Merge#corporation_connected?`): the corporations
 /// holding a token in a city reached from `from` over track that is not narrow gauge. The walk
 /// passes through every city and town whoever's tokens fill it (tokens never block a merger)
-/// but does not leave a terminal (offboard) path.
+/// but does not leave a terminal (offboard) path; cities at the end of one still count.
 pub(crate) fn tokened_over_broad(map: &MapData, board: &Board, from: Station) -> Vec<CorpId> {
+    let mut found: Vec<CorpId> = Vec::new();
+    let Some(&start) = board
+        .tile_def(map, from.hex)
+        .cities
+        .get(usize::from(from.city))
+    else {
+        return found;
+    };
+    let mut note = |hex: usize, node: u8| {
+        let state = &board.hexes[hex];
+        let tile = map.tile_def(state.tile.def);
+        let Some(city) = tile.cities.iter().position(|&c| c == node) else {
+            return;
+        };
+        for corp in state.tokens.get(city).into_iter().flatten().flatten() {
+            if !found.contains(corp) {
+                found.push(*corp);
+            }
+        }
+    };
+    gauge_walk(
+        map,
+        board,
+        [(from.hex.0, start)],
+        Gauge::Narrow,
+        |step| match step {
+            WalkStep::Node { hex, node } => note(hex, node),
+            WalkStep::Path {
+                hex,
+                terminal_nodes,
+                ..
+            } => terminal_nodes.iter().for_each(|&node| note(hex, node)),
+        },
+    );
+    found
+}
+
+/// What a [`gauge_walk`] reports as it goes.
+enum WalkStep<'w> {
+    /// A node reached for the first time.
+    Node { hex: usize, node: u8 },
+    /// A path walked for the first time: its exits (edge, neighbouring hex) and, when it is
+    /// terminal, the nodes the walk does not continue through.
+    Path {
+        hex: usize,
+        exits: &'w [(u8, Option<usize>)],
+        terminal_nodes: &'w [u8],
+    },
+}
+
+/// Breadth-first closure over track of every gauge but `excluded`, through nodes (no token
+/// blocks it) and across hex edges to paths of a joining gauge; terminal paths are entered but
+/// not continued through.
+fn gauge_walk(
+    map: &MapData,
+    board: &Board,
+    starts: impl IntoIterator<Item = (u16, u8)>,
+    excluded: Gauge,
+    mut visit: impl FnMut(WalkStep<'_>),
+) {
     let n = board.hexes.len();
     let mut seen_paths = vec![0u32; n];
     let mut seen_nodes = vec![0u8; n];
-    let mut found: Vec<CorpId> = Vec::new();
-    let start_tile = board.tile_def(map, from.hex);
-    let Some(&start_node) = start_tile.cities.get(usize::from(from.city)) else {
-        return found;
-    };
-    let mut stack = vec![Item::Node(from.hex.0, start_node)];
+    let mut stack: Vec<Item> = starts
+        .into_iter()
+        .map(|(h, node)| Item::Node(h, node))
+        .collect();
     while let Some(item) = stack.pop() {
         match item {
             Item::Node(h, node) => {
@@ -261,10 +272,10 @@ pub(crate) fn tokened_over_broad(map: &MapData, board: &Board, from: Station) ->
                     continue;
                 }
                 seen_nodes[hu] |= 1 << node;
+                visit(WalkStep::Node { hex: hu, node });
                 let t = board.tile_def(map, HexIdx(h));
-                note_tokens(&board.hexes[hu], t, node, &mut found);
                 for (pi, p) in t.paths.iter().enumerate() {
-                    if p.gauge != Gauge::Narrow && p.nodes().any(|m| m == node) {
+                    if p.gauge != excluded && p.nodes().any(|m| m == node) {
                         stack.push(Item::Path(h, pi as u8, None));
                     }
                 }
@@ -278,16 +289,27 @@ pub(crate) fn tokened_over_broad(map: &MapData, board: &Board, from: Station) ->
                 let st = &board.hexes[hu];
                 let t = map.tile_def(st.tile.def);
                 let p = &t.paths[usize::from(pi)];
-                // Cities at the end of a walked path count even when the path is terminal.
+                // A path has two ends and a hex six edges: fixed buffers keep this hot walk
+                // free of allocation.
+                let mut terminal_nodes = [0u8; 2];
+                let mut terminal_count = 0;
                 for m in p.nodes() {
-                    if p.terminal {
-                        note_tokens(st, t, m, &mut found);
-                    } else {
+                    if !p.terminal {
                         stack.push(Item::Node(h, m));
+                    } else if terminal_count < terminal_nodes.len() {
+                        terminal_nodes[terminal_count] = m;
+                        terminal_count += 1;
                     }
                 }
+                let mut exits = [(0u8, None); 6];
+                let mut exit_count = 0;
                 for e in p.edges(st.rotation) {
-                    let Some(nb) = board.neighbour(map, HexIdx(h), e) else {
+                    let neighbour = board.neighbour(map, HexIdx(h), e);
+                    if exit_count < exits.len() {
+                        exits[exit_count] = (e, neighbour.map(|nb| nb.get()));
+                        exit_count += 1;
+                    }
+                    let Some(nb) = neighbour else {
                         continue;
                     };
                     let facing = (e + 3) % 6;
@@ -298,24 +320,17 @@ pub(crate) fn tokened_over_broad(map: &MapData, board: &Board, from: Station) ->
                             .ends()
                             .iter()
                             .any(|&x| x.rotated(nst.rotation) == End::Edge(facing));
-                        if touches && q.gauge != Gauge::Narrow && p.gauge.joins(q.gauge) {
+                        if touches && q.gauge != excluded && p.gauge.joins(q.gauge) {
                             stack.push(Item::Path(nb.0, qi as u8, Some(facing)));
                         }
                     }
                 }
+                visit(WalkStep::Path {
+                    hex: hu,
+                    exits: &exits[..exit_count],
+                    terminal_nodes: &terminal_nodes[..terminal_count],
+                });
             }
-        }
-    }
-    found
-}
-
-fn note_tokens(state: &HexState, tile: &TileDef, node: u8, found: &mut Vec<CorpId>) {
-    let Some(city) = tile.cities.iter().position(|&c| c == node) else {
-        return;
-    };
-    for corp in state.tokens.get(city).into_iter().flatten().flatten() {
-        if !found.contains(corp) {
-            found.push(*corp);
         }
     }
 }
