@@ -269,14 +269,9 @@ fn ireland_notation_sample_matches_the_reference_engine() {
     let src: std::sync::Arc<str> = std::sync::Arc::from(text.as_str());
     let played = railnote::replay::notation::play(name, &src, &doc.games[0], false).unwrap();
     assert!(played.errors.is_empty(), "{:?}", played.errors.first());
-    let json = root.join("target").join("18ireland-notation-opening.json");
-    let json = std::env::var_os("CARGO_TARGET_TMPDIR")
-        .map(|d| Path::new(&d).join("18ireland-notation-opening.json"))
-        .unwrap_or(json);
-    std::fs::create_dir_all(json.parent().unwrap()).unwrap();
-    std::fs::write(&json, railnote::convert::to_json(&played).to_string()).unwrap();
-    let src = std::fs::read_to_string(&json).unwrap();
-    let log = log::read("18ireland-notation-opening.json", &src).unwrap();
+    // Through the JSON text, as a user's `convert --to json` would hand it to 18xx.games.
+    let json = railnote::convert::to_json(&played).to_string();
+    let log = log::read("18ireland-notation-opening.json", &json).unwrap();
     let trace =
         load_trace(&root.join("tests/data/18ireland-notation-opening.trace.jsonl")).unwrap();
     let (_, matched, stop) = match_ireland_trace(&log, &trace);

@@ -139,14 +139,25 @@ impl Game {
             .collect()
     }
 
-    fn merge_possible(&self, with: &[CorpId], candidate: CorpId) -> bool {
-        self.merge_fault(with, candidate).is_none()
+    /// Each of `minors` with the corporations its home reaches over broad gauge: one walk per
+    /// minor, as the merger checks ask about every pair.
+    fn broad_links(&self, minors: &[CorpId]) -> Vec<(CorpId, Vec<CorpId>)> {
+        minors
+            .iter()
+            .map(|&c| (c, self.board.broad_joined(self.title.map, c)))
+            .collect()
     }
 
     /// Why `candidate` may not join the minors `with` (reference `Merge#merge_possible?`): it
     /// must be joined by broad gauge to one of them, no two minors' homes may share a tile, and
     /// the share counts (issued shares, one player's, the pool's) must stay within bounds.
-    fn merge_fault(&self, with: &[CorpId], candidate: CorpId) -> Option<&'static str> {
+    /// `links` holds the [`Game::broad_links`] of every minor in `with`.
+    fn merge_fault(
+        &self,
+        with: &[CorpId],
+        candidate: CorpId,
+        links: &[(CorpId, Vec<CorpId>)],
+    ) -> Option<&'static str> {
         if with.contains(&candidate) {
             return Some("it is already in the proposal");
         }
@@ -157,10 +168,12 @@ impl Game {
         {
             return Some("its home shares a tile with a proposed minor's home");
         }
-        if !with
-            .iter()
-            .any(|c| self.board.joined_over_broad(self.title.map, *c, candidate))
-        {
+        let joined = |c: &CorpId| {
+            links
+                .iter()
+                .any(|(minor, reached)| minor == c && reached.contains(&candidate))
+        };
+        if !with.iter().any(joined) {
             return Some("no broad-gauge track joins its home to a proposed minor's home");
         }
         let all: Vec<CorpId> = with.iter().copied().chain([candidate]).collect();
@@ -204,7 +217,7 @@ impl Game {
             }
             return format!("{sym} cannot merge with any other minor");
         }
-        match self.merge_fault(&merging, corp) {
+        match self.merge_fault(&merging, corp, &self.broad_links(&merging)) {
             Some(why) => format!("{sym} cannot join this merger: {why}"),
             None => format!("{sym} cannot be added to a merger proposal now"),
         }
@@ -222,16 +235,22 @@ impl Game {
             .filter(|c| !merging.contains(c))
             .collect();
         if merging.is_empty() {
+            let links = self.broad_links(&potential);
             potential
                 .iter()
                 .copied()
                 .filter(|c| self.percent_held(player, *c) > 0)
-                .filter(|c| potential.iter().any(|c2| self.merge_possible(&[*c], *c2)))
+                .filter(|c| {
+                    potential
+                        .iter()
+                        .any(|c2| self.merge_fault(&[*c], *c2, &links).is_none())
+                })
                 .collect()
         } else {
+            let links = self.broad_links(&merging);
             potential
                 .into_iter()
-                .filter(|c| self.merge_possible(&merging, *c))
+                .filter(|c| self.merge_fault(&merging, *c, &links).is_none())
                 .collect()
         }
     }

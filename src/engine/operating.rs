@@ -8,6 +8,7 @@
 use crate::action::{Action, DividendKind, Entity, RouteSpec};
 use crate::engine::map::{LayRequest, RunContext, Station, TrainRoute};
 use crate::engine::market::MarketMove;
+use crate::engine::shares::Holder;
 use crate::engine::state::{CompanyOwner, GameEndReason, Train, TrainOwner};
 use crate::engine::title::{
     Ability, Bankruptcy, Capitalization, CorpKind, DividendMoves, EmergencySales, HomeTokenTiming,
@@ -1026,13 +1027,8 @@ fn issue_share(game: &mut Game, corp: CorpId, shares: &[ShareId]) -> Result<(), 
             game.title.corp(corp).sym
         )));
     };
-    let [share] = shares else {
-        return Err(RuleViolation::Shares(
-            "one share is issued at a time".into(),
-        ));
-    };
-    if game.holder_of(*share) != Some(crate::engine::shares::Holder::Ipo(corp)) || share.index == 0
-    {
+    let share = single_share(shares, "issued")?;
+    if game.holder_of(*share) != Some(Holder::Ipo(corp)) || share.index == 0 {
         return Err(RuleViolation::Shares(format!(
             "{}_{} is not a treasury share of {}; issue {}_{}",
             game.title.corp(share.corp).sym,
@@ -1046,15 +1042,19 @@ fn issue_share(game: &mut Game, corp: CorpId, shares: &[ShareId]) -> Result<(), 
     let price = game.bundle_price(corp, pct);
     game.bank_pays(price);
     game.corp_mut(corp).cash += price;
-    game.transfer_shares(
-        corp,
-        &[*share],
-        crate::engine::shares::Holder::Ipo(corp),
-        crate::engine::shares::Holder::Pool,
-        pct,
-    );
+    game.transfer_shares(corp, &[*share], Holder::Ipo(corp), Holder::Pool, pct);
     game.move_price(corp, MarketMove::Down);
     Ok(())
+}
+
+/// The one share an issue or a redemption names (18Ireland moves shares one at a time).
+fn single_share<'s>(shares: &'s [ShareId], verb: &str) -> Result<&'s ShareId, RuleViolation> {
+    match shares {
+        [share] => Ok(share),
+        _ => Err(RuleViolation::Shares(format!(
+            "one share is {verb} at a time"
+        ))),
+    }
 }
 
 /// Redeems one pool share at the current price (no price move).
@@ -1065,12 +1065,8 @@ fn redeem_share(game: &mut Game, corp: CorpId, shares: &[ShareId]) -> Result<(),
             game.title.corp(corp).sym
         )));
     }
-    let [share] = shares else {
-        return Err(RuleViolation::Shares(
-            "one share is redeemed at a time".into(),
-        ));
-    };
-    if share.corp != corp || game.holder_of(*share) != Some(crate::engine::shares::Holder::Pool) {
+    let share = single_share(shares, "redeemed")?;
+    if share.corp != corp || game.holder_of(*share) != Some(Holder::Pool) {
         return Err(RuleViolation::Shares(format!(
             "{}_{} is not in the market",
             game.title.corp(share.corp).sym,
@@ -1080,13 +1076,7 @@ fn redeem_share(game: &mut Game, corp: CorpId, shares: &[ShareId]) -> Result<(),
     let pct = game.share_percent(*share);
     let price = game.bundle_price(corp, pct);
     pay_corp(game, corp, price)?;
-    game.transfer_shares(
-        corp,
-        &[*share],
-        crate::engine::shares::Holder::Pool,
-        crate::engine::shares::Holder::Ipo(corp),
-        pct,
-    );
+    game.transfer_shares(corp, &[*share], Holder::Pool, Holder::Ipo(corp), pct);
     Ok(())
 }
 

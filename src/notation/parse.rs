@@ -696,6 +696,13 @@ fn expect_end(rest: Words<'_>, n: usize, help: &str) -> Result<(), SyntaxError> 
     }
 }
 
+/// The one word after the keyword of a `keyword ARG` action (`assign C13`, `discard 3`).
+fn sole_argument<'w>(rest: Words<'w>, what: &str, help: &str) -> Result<&'w str, SyntaxError> {
+    let arg = rest.get(1).ok_or_else(|| missing(rest, what, help))?;
+    expect_end(rest, 2, help)?;
+    Ok(word(arg))
+}
+
 fn missing(rest: Words<'_>, what: &str, help: &str) -> SyntaxError {
     let last = rest[rest.len() - 1].1;
     SyntaxError::new(
@@ -984,29 +991,19 @@ fn action(rest: Words<'_>) -> Result<RawAction, SyntaxError> {
         }
         "assign" => {
             let help = "an assignment is `assign C13` (the private's marker on a hex)";
-            let h = rest.get(1).ok_or_else(|| missing(rest, "a hex", help))?;
-            expect_end(rest, 2, help)?;
             Ok(RawAction::Assign {
-                hex: word(h).to_string(),
+                hex: sole_argument(rest, "a hex", help)?.to_string(),
             })
         }
         "merge" => {
             let help = "a merger move is `merge DDR` (a minor to merge, or the major it becomes)";
-            let c = rest
-                .get(1)
-                .ok_or_else(|| missing(rest, "a corporation", help))?;
-            expect_end(rest, 2, help)?;
             Ok(RawAction::Merge {
-                corp: word(c).to_string(),
+                corp: sole_argument(rest, "a corporation", help)?.to_string(),
             })
         }
         "vote" => {
             let help = "a vote is `vote for` or `vote against`";
-            let v = rest
-                .get(1)
-                .ok_or_else(|| missing(rest, "for or against", help))?;
-            expect_end(rest, 2, help)?;
-            let in_favour = match word(v) {
+            let in_favour = match sole_argument(rest, "for or against", help)? {
                 "for" => true,
                 "against" => false,
                 _ => return Err(missing(rest, "for or against", help)),
@@ -1015,10 +1012,8 @@ fn action(rest: Words<'_>) -> Result<RawAction, SyntaxError> {
         }
         "discard" => {
             let help = "a discard is `discard 3` or `discard 3-2`";
-            let t = rest.get(1).ok_or_else(|| missing(rest, "a train", help))?;
-            expect_end(rest, 2, help)?;
             Ok(RawAction::Discard {
-                train: word(t).to_string(),
+                train: sole_argument(rest, "a train", help)?.to_string(),
             })
         }
         "program" => {

@@ -867,12 +867,13 @@ impl Board {
             .copied()
     }
 
-    /// Whether `other` has a token in a city joined to `corp`'s first station by track that is
-    /// not narrow gauge, whatever tokens stand between (18Ireland merger rule).
-    pub fn joined_over_broad(&self, map: &MapData, corp: CorpId, other: CorpId) -> bool {
+    /// The corporations with a token in a city joined to `corp`'s first station by track that
+    /// is not narrow gauge, whatever tokens stand between (18Ireland merger rule).
+    pub fn broad_joined(&self, map: &MapData, corp: CorpId) -> Vec<CorpId> {
         self.stations(corp)
             .next()
-            .is_some_and(|home| super::graph::tokened_over_broad(map, self, home).contains(&other))
+            .map(|home| super::graph::tokened_over_broad(map, self, home))
+            .unwrap_or_default()
     }
 
     /// Whether `corp` has a token in city `city` of `hex`.
