@@ -427,16 +427,7 @@ fn start_with_half_price_par(
     let Some(cell) = game.highest_par_at_most(half, None) else {
         return;
     };
-    game.set_par(corp, &cell);
-    let pct = game.share_percent(ShareId { corp, index: 0 });
-    game.transfer_shares(
-        corp,
-        &[ShareId { corp, index: 0 }],
-        Holder::Ipo(corp),
-        Holder::Player(player),
-        pct,
-    );
-    game.check_float(corp);
+    game.start_with_president(corp, player, &cell);
     game.place_home_token_at_par(corp);
     game.bank_pays(price);
     game.corp_mut(corp).cash += price;
@@ -460,17 +451,7 @@ fn pending_par(
     cell: &MarketCell,
 ) -> Result<(), RuleViolation> {
     game.check_par_cell(cell)?;
-    game.set_par(corp, cell);
-    let cert = ShareId { corp, index: 0 };
-    let pct = game.share_percent(cert);
-    game.transfer_shares(
-        corp,
-        &[cert],
-        Holder::Ipo(corp),
-        Holder::Player(player),
-        pct,
-    );
-    game.check_float(corp);
+    game.start_with_president(corp, player, cell);
     round(game).pending_par = None;
     finish_if_done(game);
     Ok(())
@@ -549,6 +530,27 @@ impl Game {
         let c = self.corp_mut(corp);
         c.par_price = Some(cell.price);
         c.ipoed = true;
+    }
+
+    /// Starts a corporation at `cell` with `player` taking its president's certificate from the
+    /// IPO, as a private or an auction hands it over (no payment for the certificate here).
+    pub(crate) fn start_with_president(
+        &mut self,
+        corp: CorpId,
+        player: PlayerId,
+        cell: &MarketCell,
+    ) {
+        self.set_par(corp, cell);
+        let cert = ShareId { corp, index: 0 };
+        let pct = self.share_percent(cert);
+        self.transfer_shares(
+            corp,
+            &[cert],
+            Holder::Ipo(corp),
+            Holder::Player(player),
+            pct,
+        );
+        self.check_float(corp);
     }
 
     /// Pays every private's revenue to its owner, players in seat order first.

@@ -923,17 +923,7 @@ fn resolve_minor_auction(game: &mut Game) {
     s.minor_auction = None;
     s.minor_started = true;
     let Some(cell) = par else { return };
-    game.set_par(corp, &cell);
-    let cert = ShareId { corp, index: 0 };
-    let pct = game.share_percent(cert);
-    game.transfer_shares(
-        corp,
-        &[cert],
-        Holder::Ipo(corp),
-        Holder::Player(winner),
-        pct,
-    );
-    game.check_float(corp);
+    game.start_with_president(corp, winner, &cell);
     game.player_mut(winner).cash -= price;
     game.corp_mut(corp).cash += price;
     sr_mut(game).current.push(TurnAction::Par);
