@@ -1,7 +1,7 @@
 //! Mutable per-game map state: tiles on hexes, the tile supply, token slots and reservations.
 //! Cloned before every action, so it is a few flat vectors indexed by hex index.
 
-use super::data::{Colour, HexIdx, MapData, NodeKind, TileDef};
+use super::data::{Colour, End, HexIdx, MapData, NodeKind, PathDef, TileDef};
 use super::graph::Reach;
 use super::tile::{
     city_town_edges, paths_maintained, rotation_keeps_old, upgrade_fault, uses_broad_rules,
@@ -912,6 +912,27 @@ impl Board {
     /// Node definition and tile of a node on a hex.
     pub(crate) fn tile_def<'m>(&self, map: &'m MapData, hex: HexIdx) -> &'m TileDef {
         map.tile_def(self.hexes[hex.get()].tile.def)
+    }
+
+    /// The paths of the tile laid on `hex` that end on its edge `edge` (rotation applied), by
+    /// path index: where a walk arriving over that edge may continue.
+    pub(crate) fn paths_on_edge<'m>(
+        &self,
+        map: &'m MapData,
+        hex: HexIdx,
+        edge: u8,
+    ) -> impl Iterator<Item = (u8, &'m PathDef)> + 'm {
+        let rotation = self.hexes[hex.get()].rotation;
+        self.tile_def(map, hex)
+            .paths
+            .iter()
+            .enumerate()
+            .filter(move |(_, q)| {
+                q.ends()
+                    .iter()
+                    .any(|&x| x.rotated(rotation) == End::Edge(edge))
+            })
+            .map(|(qi, q)| (qi as u8, q))
     }
 
     /// Whether a node blocks a corporation from passing through (reference `blocks?`):

@@ -6,7 +6,7 @@
 //! edge, which needs two tiles with shared-edge junctions facing each other in a loop.
 
 use super::board::{Board, Station, MAX_CITIES};
-use super::data::{End, Gauge, HexIdx, MapData, PathDef, RouteUse};
+use super::data::{Gauge, HexIdx, MapData, PathDef, RouteUse};
 use crate::ids::CorpId;
 
 /// Reach of one corporation's network.
@@ -137,15 +137,9 @@ impl Reach {
                                 continue;
                             };
                             let facing = (e + 3) % 6;
-                            let nst = &board.hexes[nb.get()];
-                            let nt = map.tile_def(nst.tile.def);
-                            for (qi, q) in nt.paths.iter().enumerate() {
-                                let touches = q
-                                    .ends()
-                                    .iter()
-                                    .any(|&x| x.rotated(nst.rotation) == End::Edge(facing));
-                                if touches && p.gauge.joins(q.gauge) && !narrow_skipped(q) {
-                                    stack.push(Item::Path(nb.0, qi as u8, Some(facing)));
+                            for (qi, q) in board.paths_on_edge(map, nb, facing) {
+                                if p.gauge.joins(q.gauge) && !narrow_skipped(q) {
+                                    stack.push(Item::Path(nb.0, qi, Some(facing)));
                                 }
                             }
                         }
@@ -313,15 +307,9 @@ fn gauge_walk(
                         continue;
                     };
                     let facing = (e + 3) % 6;
-                    let nst = &board.hexes[nb.get()];
-                    let nt = map.tile_def(nst.tile.def);
-                    for (qi, q) in nt.paths.iter().enumerate() {
-                        let touches = q
-                            .ends()
-                            .iter()
-                            .any(|&x| x.rotated(nst.rotation) == End::Edge(facing));
-                        if touches && q.gauge != excluded && p.gauge.joins(q.gauge) {
-                            stack.push(Item::Path(nb.0, qi as u8, Some(facing)));
+                    for (qi, q) in board.paths_on_edge(map, nb, facing) {
+                        if q.gauge != excluded && p.gauge.joins(q.gauge) {
+                            stack.push(Item::Path(nb.0, qi, Some(facing)));
                         }
                     }
                 }

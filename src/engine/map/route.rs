@@ -2,7 +2,7 @@
 //! (reference `Route#revenue` checks).
 
 use super::board::{Board, MAX_CITIES};
-use super::data::{Colour, End, Gauge, HexIdx, MapData, NodeDef, NodeKind};
+use super::data::{Colour, Gauge, HexIdx, MapData, NodeDef, NodeKind};
 use crate::action::RouteSpec;
 use crate::ids::{CorpId, HexId, Money};
 
@@ -703,16 +703,10 @@ impl Walk<'_, '_> {
             };
             let facing = (e + 3) % 6;
             self.counter.push((h, e));
-            let nst = &self.board.hexes[nb.get()];
-            let nt = self.map.tile_def(nst.tile.def);
-            for (qi, q) in nt.paths.iter().enumerate() {
-                let touches = q
-                    .ends()
-                    .iter()
-                    .any(|&x| x.rotated(nst.rotation) == End::Edge(facing));
+            for (qi, q) in self.board.paths_on_edge(self.map, nb, facing) {
                 let usable = !(self.map.rules.gauges && q.gauge == Gauge::Narrow);
-                if touches && usable && p.gauge.joins(q.gauge) {
-                    self.walk(nb.0, qi as u8, Some(facing));
+                if usable && p.gauge.joins(q.gauge) {
+                    self.walk(nb.0, qi, Some(facing));
                 }
             }
             self.counter.pop();
@@ -788,16 +782,10 @@ impl NarrowWalk<'_> {
             };
             let facing = (e + 3) % 6;
             self.counter.push((h, e));
-            let nst = &self.board.hexes[nb.get()];
-            let nt = self.map.tile_def(nst.tile.def);
-            for (qi, q) in nt.paths.iter().enumerate() {
-                let touches = q
-                    .ends()
-                    .iter()
-                    .any(|&x| x.rotated(nst.rotation) == End::Edge(facing));
+            for (qi, q) in self.board.paths_on_edge(self.map, nb, facing) {
                 let gauge_ok = p.gauge == Gauge::Dual || p.gauge.fits(q.gauge);
-                if touches && gauge_ok {
-                    self.path_walk(nb.0, qi as u8, Some(facing), origin);
+                if gauge_ok {
+                    self.path_walk(nb.0, qi, Some(facing), origin);
                 }
             }
             self.counter.pop();

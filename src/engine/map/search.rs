@@ -25,7 +25,7 @@
 use std::time::{Duration, Instant};
 
 use super::board::{Board, MAX_CITIES};
-use super::data::{End, Gauge, HexIdx, MapData, NodeKind};
+use super::data::{Gauge, HexIdx, MapData, NodeKind};
 use super::route::{RevenueHook, RouteErrorKind, Stop};
 use crate::action::RouteSpec;
 use crate::ids::{CorpId, HexId, Money, TrainId};
@@ -292,24 +292,9 @@ impl<'a> Net<'a> {
                 };
                 let facing = (e + 3) % 6;
                 counter.push((h, e));
-                let nst = &self.board.hexes[nb.get()];
-                let nt = self.map.tile_def(nst.tile.def);
-                for (qi, q) in nt.paths.iter().enumerate() {
-                    let touches = q
-                        .ends()
-                        .iter()
-                        .any(|&x| x.rotated(nst.rotation) == End::Edge(facing));
-                    if touches && p.gauge.joins(q.gauge) && rules.gauge_usable(q.gauge) {
-                        self.walk(
-                            start,
-                            nb.0,
-                            qi as u8,
-                            Some(facing),
-                            stack,
-                            counter,
-                            out,
-                            rules,
-                        );
+                for (qi, q) in self.board.paths_on_edge(self.map, nb, facing) {
+                    if p.gauge.joins(q.gauge) && rules.gauge_usable(q.gauge) {
+                        self.walk(start, nb.0, qi, Some(facing), stack, counter, out, rules);
                     }
                 }
                 counter.pop();
