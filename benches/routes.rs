@@ -1,4 +1,4 @@
-//! The optimal route finder at every run position of every 1836Jr30 fixture (the state before
+//! The optimal route finder at every run position of every 1836Jr30 and 18Ireland fixture (the state before
 //! each recorded `run_routes`, for the running corporation and its trains). Prints the slowest
 //! position per fixture, then lets criterion time all positions of a fixture together.
 //! Fixtures come from `$RAILNOTE_SHARED/fixtures` (default `../shared`); skipped when absent.
@@ -14,14 +14,16 @@ use railnote::ids::CorpId;
 use railnote::output::best_run;
 use railnote::replay::Replay;
 
-fn fixtures() -> Vec<PathBuf> {
+const TITLES: [&str; 2] = ["1836Jr30", "18Ireland"];
+
+fn fixtures(title: &str) -> Vec<PathBuf> {
     let shared = std::env::var_os("RAILNOTE_SHARED")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
     let dir = std::env::var_os("RAILNOTE_FIXTURES")
         .map(PathBuf::from)
         .unwrap_or_else(|| shared.join("fixtures"))
-        .join("1836Jr30");
+        .join(title);
     let Ok(entries) = std::fs::read_dir(&dir) else {
         eprintln!("skipped: {} not found (set RAILNOTE_SHARED)", dir.display());
         return Vec::new();
@@ -97,9 +99,16 @@ fn every_state(name: &str, src: &str) -> (usize, Duration, (Duration, usize, Str
 }
 
 fn routes_at_run_positions(c: &mut Criterion) {
+    for title in TITLES {
+        routes_of_title(c, title);
+    }
+    stress();
+}
+
+fn routes_of_title(c: &mut Criterion, title: &str) {
     let mut grand = Duration::ZERO;
     let mut count = 0;
-    for path in fixtures() {
+    for path in fixtures(title) {
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
         let src = std::fs::read_to_string(&path).unwrap();
         let positions = run_positions(&name, &src);
@@ -148,10 +157,9 @@ fn routes_at_run_positions(c: &mut Criterion) {
         });
     }
     eprintln!(
-        "routes: {count} run positions in all, total {:.3} ms",
+        "routes/{title}: {count} run positions in all, total {:.3} ms",
         grand.as_secs_f64() * 1e3
     );
-    stress();
 }
 
 criterion_group!(benches, routes_at_run_positions);
@@ -160,9 +168,9 @@ criterion_main!(benches);
 /// A harder, hypothetical case: the final board of each fixture, every floated corporation
 /// with three D trains (unlimited distance), so that every route of the network is a candidate.
 fn stress() {
-    use railnote::engine::map::{jr30_port_rule, HookRules, TrainSpec};
+    use railnote::engine::map::{ContextRules, TrainSpec};
     use railnote::ids::{TrainId, TrainKind};
-    for path in fixtures() {
+    for path in TITLES.iter().flat_map(|t| fixtures(t)) {
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
         let src = std::fs::read_to_string(&path).unwrap();
         let log = railnote::log::read(&name, &src).expect("fixture reads");
@@ -175,7 +183,7 @@ fn stress() {
                     kind: TrainKind(0),
                     copy,
                 },
-                distance: 999,
+                distance: u32::from(game.title.trains.last().map_or(99, |t| t.distance)),
             })
             .collect();
         for corp in (0..game.corps.len() as u8).map(CorpId) {
@@ -183,14 +191,17 @@ fn stress() {
                 continue;
             }
             let start = Instant::now();
+            let setup = game.run_setup(corp);
+            let colours = &game.title.phases[game.phase].tiles;
+            let rules = ContextRules::new(setup.context(), &game.board, game.title.map, colours);
             let best = game
                 .board
                 .best_run(
                     game.title.map,
                     corp,
                     &trains,
-                    &game.title.phases[game.phase].tiles,
-                    &HookRules(jr30_port_rule),
+                    colours,
+                    &rules,
                     SearchLimits::default(),
                 )
                 .unwrap();

@@ -307,13 +307,6 @@ fn routes(args: &RoutesArgs) -> io::Result<Outcome> {
         }
     }
     let game = replay.game();
-    if !route_search_supported(game.title) {
-        eprintln!(
-            "railnote: routes: the route search does not support {} yet",
-            game.title.name
-        );
-        return Ok(Outcome::Failed);
-    }
     let corp = match &args.corp {
         Some(sym) => match (0..game.corps.len())
             .map(|i| CorpId(i as u8))
@@ -350,20 +343,7 @@ fn routes(args: &RoutesArgs) -> io::Result<Outcome> {
     Ok(Outcome::Legal)
 }
 
-/// The exact route search knows 1836Jr30's rules only: other titles' bonuses and distances
-/// would give wrong optima, so they are refused rather than answered.
-fn route_search_supported(title: &crate::engine::title::Title) -> bool {
-    title.operating.route_rule == crate::engine::title::RouteRule::Jr30
-}
-
 fn check_runs(args: &ReplayArgs, log: &GameLog, mut replay: Replay<'_>) -> io::Result<Outcome> {
-    if !route_search_supported(log.title) {
-        eprintln!(
-            "railnote: --check-runs: the route search does not support {} yet",
-            log.title.name
-        );
-        return Ok(Outcome::Failed);
-    }
     let mut audit = RunAudit {
         runs: 0,
         below: Vec::new(),

@@ -62,15 +62,6 @@ fn commands_not_yet_for_18ireland_refuse_it() {
     let out = railnote(&["selfplay", "--title", "18Ireland", "-o", "/dev/null"]);
     assert_eq!(code(&out), 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("only 1836Jr30 can be played so far"));
-    let Some(shared) = crate::common::shared_dir() else {
-        return;
-    };
-    let game = shared.join("fixtures/18Ireland/161830.json");
-    let game = game.to_str().unwrap();
-    let out = railnote(&["routes", game, "--at", "300"]);
-    assert_eq!(code(&out), 2);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("does not support 18Ireland yet"));
-    assert_eq!(code(&railnote(&["replay", game, "--check-runs"])), 2);
 }
 
 #[test]

@@ -42,11 +42,47 @@ const BELOW: &[&str] = &[
     "2851.json #448: 770 < 850",
 ];
 
-#[test]
-fn optimum_covers_every_recorded_run() {
-    let Some(shared) = shared_dir() else { return };
+/// Recorded 18Ireland runs below the optimum. Each better run was given to the reference
+/// engine in place of the recorded one: it accepted it and computed the same revenues.
+const BELOW_IRELAND: &[&str] = &[
+    "161830.json #282: 30 < 40",
+    "161830.json #332: 40 < 60",
+    "161830.json #434: 220 < 230",
+    "161830.json #609: 190 < 220",
+    "161830.json #620: 270 < 290",
+    "161830.json #634: 180 < 190",
+    "161830.json #669: 290 < 320",
+    "161830.json #673: 210 < 240",
+    "161830.json #698: 200 < 210",
+    "161830.json #710: 290 < 320",
+    "161830.json #713: 180 < 190",
+    "161830.json #806: 120 < 170",
+    "161830.json #819: 250 < 260",
+    "161830.json #858: 130 < 180",
+    "18Ireland_game_end_bankrupt.json #576: 70 < 80",
+    "18Ireland_game_end_bankrupt.json #665: 200 < 210",
+    "18Ireland_game_end_bankrupt.json #701: 110 < 160",
+    "18Ireland_game_end_bankrupt.json #704: 250 < 280",
+    "18Ireland_game_end_bankrupt.json #721: 60 < 70",
+    "18Ireland_game_end_bankrupt.json #791: 260 < 290",
+    "18Ireland_game_end_bankrupt.json #851: 130 < 190",
+    "18Ireland_game_end_bankrupt.json #911: 130 < 190",
+    "18Ireland_game_end_stock_market.json #937: 270 < 300",
+    "18Ireland_game_end_stock_market.json #974: 270 < 300",
+    "18Ireland_game_end_stock_market.json #998: 280 < 310",
+    "larger_bank_optional_rule.json #273: 50 < 60",
+    "larger_bank_optional_rule.json #427: 120 < 140",
+    "larger_bank_optional_rule.json #517: 70 < 80",
+    "larger_bank_optional_rule.json #863: 170 < 180",
+    "larger_bank_optional_rule.json #877: 160 < 170",
+];
+
+/// Every recorded run of every fixture of `title` against the proven optimum at the same
+/// state: the optimum is at least the recorded revenue, and the engine accepts the best run
+/// with the revenues the search gave. Returns the runs below the optimum.
+fn runs_below_the_optimum(shared: &std::path::Path, title: &str) -> Vec<String> {
     let mut below: Vec<String> = Vec::new();
-    for path in fixtures(&shared, "1836Jr30") {
+    for path in fixtures(shared, title) {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let src = std::fs::read_to_string(&path).unwrap();
         let log = log::read(&name, &src).unwrap();
@@ -77,6 +113,7 @@ fn optimum_covers_every_recorded_run() {
                     .unwrap_or_else(|e| panic!("{name} #{}: {e} {specs:?}", logged.action_id));
                 let found: Vec<Money> = best.routes.iter().map(|r| r.revenue).collect();
                 assert_eq!(check, found, "{name} #{}", logged.action_id);
+                assert_eq!(best.total, found.iter().copied().sum::<Money>());
                 if best.total > recorded {
                     below.push(format!(
                         "{name} #{}: {recorded} < {}",
@@ -89,8 +126,24 @@ fn optimum_covers_every_recorded_run() {
         }
         eprintln!("{name}: {runs} runs, slowest {:.3} ms", slowest * 1000.0);
     }
+    below
+}
+
+#[test]
+fn optimum_covers_every_recorded_run() {
+    let Some(shared) = shared_dir() else { return };
+    let below = runs_below_the_optimum(&shared, "1836Jr30");
     if fixtures(&shared, "1836Jr30").len() == 3 {
         assert_eq!(below, BELOW);
+    }
+}
+
+#[test]
+fn optimum_covers_every_recorded_18ireland_run() {
+    let Some(shared) = shared_dir() else { return };
+    let below = runs_below_the_optimum(&shared, "18Ireland");
+    if fixtures(&shared, "18Ireland").len() == 4 {
+        assert_eq!(below, BELOW_IRELAND);
     }
 }
 
@@ -130,6 +183,35 @@ mod cli {
         assert_eq!(v["optimal"], true);
         assert_eq!(v["upper_bound"], 210);
         assert_eq!(v["routes"][0]["stops"].as_array().unwrap().len(), 4);
+    }
+
+    /// 18Ireland: hex trains, broad gauge only, narrow-gauge bonuses. DSER's 6H at action
+    /// 584 of 161830 (recorded 120 at #806; the reference computes the same 170 for this run).
+    #[test]
+    fn routes_for_an_18ireland_corporation() {
+        let Some(file) = shared_dir()
+            .map(|s| s.join("fixtures/18Ireland/161830.json"))
+            .filter(|p| p.is_file())
+        else {
+            return;
+        };
+        let file = file.display().to_string();
+        let out = railnote(&["routes", &file, "--at", "584", "--format", "json"]);
+        assert_eq!(out.status.code(), Some(0));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["corporation"], "DSER");
+        assert_eq!(v["total"], 170);
+        assert_eq!(v["optimal"], true);
+        assert_eq!(
+            v["routes"][0]["stops"],
+            serde_json::json!(["I11-2", "I9-0", "G7-0", "G9-0", "F10-0"])
+        );
+        let stock = shared_dir()
+            .unwrap()
+            .join("fixtures/18Ireland/18Ireland_game_end_stock_market.json");
+        let out = railnote(&["replay", &stock.display().to_string(), "--check-runs"]);
+        assert_eq!(out.status.code(), Some(0));
+        insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout));
     }
 
     #[test]
@@ -213,7 +295,17 @@ mod cli {
 #[test]
 fn every_state_has_a_proven_optimum_the_engine_accepts() {
     let Some(shared) = shared_dir() else { return };
-    for path in fixtures(&shared, "1836Jr30") {
+    every_state_checked(&shared, "1836Jr30");
+}
+
+#[test]
+fn every_18ireland_state_has_a_proven_optimum_the_engine_accepts() {
+    let Some(shared) = shared_dir() else { return };
+    every_state_checked(&shared, "18Ireland");
+}
+
+fn every_state_checked(shared: &std::path::Path, title: &str) {
+    for path in fixtures(shared, title) {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let src = std::fs::read_to_string(&path).unwrap();
         let log = log::read(&name, &src).unwrap();
@@ -323,8 +415,9 @@ fn equal_trains_lose_nothing_to_symmetry_breaking() {
 mod hand_built {
     use railnote::action::RouteSpec;
     use railnote::engine::map::{
-        jr30, jr30_port_rule, BestRun, Board, Colour, FoundRoute, HookRules, RouteErrorKind,
-        RunRules, SearchLimits, Station, Stop, TrainRoute, TrainSpec,
+        jr30, jr30_port_rule, plain_revenue, BestRun, Board, Colour, ContextRules, DistanceMode,
+        FoundRoute, HookRules, RouteErrorKind, RunContext, RunRules, SearchLimits, Station, Stop,
+        TrainRoute, TrainSpec,
     };
     use railnote::ids::{CorpId, HexId, Money, Rotation, TrainId, TrainKind};
 
@@ -469,6 +562,102 @@ mod hand_built {
         let e5 = m.hex_index(hex("E5")).unwrap();
         b.place_token(m, HSM, Station { hex: e5, city: 0 }).unwrap();
         assert_eq!(solve(&b, HSM, &[train(3, 0)]).0, Money(150));
+    }
+
+    /// 18Ireland's run rules (hex-edge distance, a private's hex bonus) on 1836Jr30 track:
+    /// the search with [`ContextRules`] against the engine's route check with the same context.
+    fn solve_in(b: &Board, ctx: RunContext<'_>, trains: &[TrainSpec]) -> (Money, Vec<Vec<String>>) {
+        let m = jr30();
+        let rules = ContextRules::new(ctx, b, m, ALL);
+        let best = b
+            .best_run(m, HSM, trains, ALL, &rules, SearchLimits::default())
+            .unwrap();
+        assert!(best.optimal);
+        let specs: Vec<RouteSpec> = best.routes.iter().map(|r| r.spec.clone()).collect();
+        let routes: Vec<TrainRoute<'_>> = specs
+            .iter()
+            .map(|s| TrainRoute {
+                spec: s,
+                distance: trains.iter().find(|t| t.train == s.train).unwrap().distance,
+            })
+            .collect();
+        let checked = b.compute_run_with(m, HSM, &routes, ALL, &ctx).unwrap();
+        assert_eq!(
+            checked.iter().map(|r| r.revenue).collect::<Vec<_>>(),
+            best.routes.iter().map(|r| r.revenue).collect::<Vec<_>>()
+        );
+        let stops = best
+            .routes
+            .iter()
+            .map(|r| r.stops.iter().map(|(h, p)| format!("{h}-{p}")).collect())
+            .collect();
+        (best.total, stops)
+    }
+
+    fn hex_edges(hex_bonuses: &[(HexId, Money)]) -> RunContext<'_> {
+        RunContext {
+            distance: DistanceMode::HexEdges,
+            hook: plain_revenue,
+            narrow_bonus: false,
+            hex_bonuses,
+            shannon: None,
+        }
+    }
+
+    #[test]
+    fn hex_trains_count_edges_not_stops() {
+        // D6 (40) - E7 (57, 20) - F8 (curve) - F10 (town 58, 10): three stops over three edges.
+        let tiles = [("E7", "57-0", 2), ("F8", "8-0", 2), ("F10", "58-0", 1)];
+        let b = board(&tiles);
+        // A 3-stop train reaches the town; a 2-edge train does not (F8 has no stop but costs
+        // an edge), a 3-edge train does.
+        assert_eq!(solve(&b, HSM, &[train(3, 0)]).0, Money(70));
+        let (total, stops) = solve_in(&b, hex_edges(&[]), &[train(2, 0)]);
+        assert_eq!(total, Money(60));
+        assert_eq!(stops, vec![vec!["D6-0", "E7-0"]]);
+        assert_eq!(solve_in(&b, hex_edges(&[]), &[train(3, 0)]).0, Money(70));
+        // E5 (59) - D6 - E7: three stops over two edges fit a 2-edge train.
+        let b = board(&[("E7", "57-0", 2), ("E5", "59-0", 3)]);
+        let (total, stops) = solve_in(&b, hex_edges(&[]), &[train(2, 0)]);
+        assert_eq!(total, Money(100));
+        assert_eq!(stops[0].len(), 3);
+    }
+
+    #[test]
+    fn a_hex_bonus_counts_once_per_route_and_can_decide_the_route() {
+        // E5 (59, 40) - D6 (40) - E7 (57, 20): a 1-edge train takes D6-E5 (80) unless a
+        // marker on E7 makes D6-E7 worth 60 + 30.
+        let b = board(&[("E7", "57-0", 2), ("E5", "59-0", 3)]);
+        let (total, stops) = solve_in(&b, hex_edges(&[]), &[train(2, 0)]);
+        assert_eq!(total, Money(100));
+        assert_eq!(stops[0].len(), 3);
+        let one_edge = TrainSpec {
+            train: TrainId {
+                kind: TrainKind(0),
+                copy: 0,
+            },
+            distance: 1,
+        };
+        let (total, stops) = solve_in(&b, hex_edges(&[]), &[one_edge]);
+        assert_eq!(
+            (total, stops),
+            (
+                Money(80),
+                vec![vec!["D6-0".to_string(), "E5-0".to_string()]]
+            )
+        );
+        let bonus = [(hex("E7"), Money(30))];
+        let (total, stops) = solve_in(&b, hex_edges(&bonus), &[one_edge]);
+        assert_eq!(
+            (total, stops),
+            (
+                Money(90),
+                vec![vec!["D6-0".to_string(), "E7-0".to_string()]]
+            )
+        );
+        // Two trains: each route may earn the bonus only if it stops on E7; it is not doubled.
+        let (total, _) = solve_in(&b, hex_edges(&bonus), &[one_edge, train(2, 0)]);
+        assert_eq!(total, Money(80 + 90));
     }
 
     #[test]

@@ -21,6 +21,7 @@ use std::collections::BTreeMap;
 
 pub use error::RuleViolation;
 pub use legal::{LegalAction, LegalActions};
+pub use operating::RunSetup;
 pub use state::{
     Company, CompanyOwner, Corporation, GameEndReason, MarketPos, Player, Train, TrainOwner,
 };

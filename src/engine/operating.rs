@@ -1340,14 +1340,10 @@ fn run_routes(game: &mut Game, corp: CorpId, routes: &[RouteSpec]) -> Result<(),
         })
         .collect();
     let colours = game.title.phases[game.phase].tiles.clone();
-    let bonuses = game.hex_bonuses(corp);
-    let context = match game.title.operating.route_rule {
-        RouteRule::Jr30 => RunContext::jr30(),
-        RouteRule::Ireland => RunContext::ireland(&bonuses, game.owns_shannon(corp)),
-    };
+    let setup = game.run_setup(corp);
     let revenues: Vec<Money> = game
         .board
-        .compute_run_with(game.title.map, corp, &trains, &colours, &context)
+        .compute_run_with(game.title.map, corp, &trains, &colours, &setup.context())
         .map_err(|e| RuleViolation::Route(e.to_string()))?
         .into_iter()
         .map(|r| r.revenue)
@@ -1370,6 +1366,25 @@ fn run_routes(game: &mut Game, corp: CorpId, routes: &[RouteSpec]) -> Result<(),
     }
     or_mut(game).revenue = revenues.iter().copied().sum();
     Ok(())
+}
+
+/// A corporation's run rules at a state, owned (see [`Game::run_setup`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunSetup {
+    rule: RouteRule,
+    hex_bonuses: Vec<(HexId, Money)>,
+    shannon: bool,
+}
+
+impl RunSetup {
+    /// The context [`Board::compute_run_with`](crate::engine::map::Board::compute_run_with)
+    /// and the route search take.
+    pub fn context(&self) -> RunContext<'_> {
+        match self.rule {
+            RouteRule::Jr30 => RunContext::jr30(),
+            RouteRule::Ireland => RunContext::ireland(&self.hex_bonuses, self.shannon),
+        }
+    }
 }
 
 impl Game {
@@ -1448,6 +1463,16 @@ impl Game {
                     self.move_price(corp, MarketMove::Right);
                 }
             }
+        }
+    }
+
+    /// How `corp`'s runs are evaluated now: the title's route rule with the bonuses its
+    /// privates and markers give. The run check and the route search both start from it.
+    pub fn run_setup(&self, corp: CorpId) -> RunSetup {
+        RunSetup {
+            rule: self.title.operating.route_rule,
+            hex_bonuses: self.hex_bonuses(corp),
+            shannon: self.owns_shannon(corp),
         }
     }
 

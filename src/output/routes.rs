@@ -8,8 +8,7 @@ use serde::Serialize;
 
 use crate::action::RouteSpec;
 use crate::engine::map::{
-    jr30_port_rule, BestRun, HookRules, RouteError, SearchError, SearchLimits, TrainRoute,
-    TrainSpec,
+    BestRun, ContextRules, RouteError, SearchError, SearchLimits, TrainRoute, TrainSpec,
 };
 use crate::engine::Game;
 use crate::ids::{CorpId, Money, TrainId};
@@ -26,17 +25,20 @@ pub fn corp_trains(game: &Game, corp: CorpId) -> Vec<TrainSpec> {
         .collect()
 }
 
-/// The best run of `corp`'s trains on the current board and phase (1836Jr30 rules).
+/// The best run of `corp`'s trains on the current board and phase, by the title's run rules.
 ///
 /// # Errors
 /// The network is too large for the search.
 pub fn best_run(game: &Game, corp: CorpId, limits: SearchLimits) -> Result<BestRun, SearchError> {
+    let setup = game.run_setup(corp);
+    let colours = &game.title.phases[game.phase].tiles;
+    let rules = ContextRules::new(setup.context(), &game.board, game.title.map, colours);
     game.board.best_run(
         game.title.map,
         corp,
         &corp_trains(game, corp),
-        &game.title.phases[game.phase].tiles,
-        &HookRules(jr30_port_rule),
+        colours,
+        &rules,
         limits,
     )
 }
@@ -58,14 +60,15 @@ pub fn run_revenues(
             distance: u32::from(game.title.train(r.train.kind).distance),
         })
         .collect();
+    let setup = game.run_setup(corp);
     Ok(game
         .board
-        .compute_run(
+        .compute_run_with(
             game.title.map,
             corp,
             &trains,
             &game.title.phases[game.phase].tiles,
-            jr30_port_rule,
+            &setup.context(),
         )?
         .into_iter()
         .map(|r| r.revenue)

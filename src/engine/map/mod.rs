@@ -25,7 +25,9 @@ pub use route::{
     jr30_port_rule, plain_revenue, DistanceMode, RevenueHook, RouteError, RouteErrorKind,
     RouteRevenue, RunContext, Stop, TrainRoute, SHANNON_HEXES,
 };
-pub use search::{BestRun, FoundRoute, HookRules, RunRules, SearchError, SearchLimits, TrainSpec};
+pub use search::{
+    BestRun, ContextRules, FoundRoute, HookRules, RunRules, SearchError, SearchLimits, TrainSpec,
+};
 pub use tile::{upgrade_fault, UpgradeFault};
 
 #[cfg(test)]

@@ -293,18 +293,7 @@ impl Board {
         phase_colours: &[Colour],
         out: &mut [RouteRevenue],
     ) {
-        let river_idx: Vec<Option<HexIdx>> = river.iter().map(|&h| map.hex_index(h)).collect();
-        let other_value = |i: usize| -> Money {
-            let Some(h) = river_idx[1 - i] else {
-                return Money(0);
-            };
-            let t = self.tile_def(map, h);
-            let Some(&node) = t.cities.first() else {
-                return Money(0);
-            };
-            t.nodes[usize::from(node)].revenue.value(phase_colours)
-                + self.narrow_bonus(map, (h.0, node), phase_colours)
-        };
+        let values = self.shannon_values(map, river, phase_colours);
         let mut best: Option<(usize, Money)> = None;
         for (ri, c) in conns.iter().enumerate() {
             let mut option = Money(0);
@@ -314,8 +303,9 @@ impl Board {
                     if t.nodes[usize::from(n)].kind != NodeKind::City {
                         continue;
                     }
-                    if let Some(i) = river_idx.iter().position(|&x| x == Some(HexIdx(h))) {
-                        option = option.max(other_value(i));
+                    let hex = map.hexes[usize::from(h)].id;
+                    if let Some(&(_, v)) = values.iter().find(|(r, _)| *r == hex) {
+                        option = option.max(v);
                     }
                 }
             }
@@ -326,6 +316,28 @@ impl Board {
         if let Some((ri, bonus)) = best {
             out[ri].revenue += bonus;
         }
+    }
+
+    /// 18Ireland RSSC: for each river hex, what a route stopping at its city earns from the
+    /// other river city (its first city's value and narrow-gauge bonus).
+    pub(crate) fn shannon_values(
+        &self,
+        map: &MapData,
+        river: [HexId; 2],
+        phase_colours: &[Colour],
+    ) -> Vec<(HexId, Money)> {
+        let value = |hex: HexId| -> Money {
+            let Some(h) = map.hex_index(hex) else {
+                return Money(0);
+            };
+            let t = self.tile_def(map, h);
+            let Some(&node) = t.cities.first() else {
+                return Money(0);
+            };
+            t.nodes[usize::from(node)].revenue.value(phase_colours)
+                + self.narrow_bonus(map, (h.0, node), phase_colours)
+        };
+        vec![(river[0], value(river[1])), (river[1], value(river[0]))]
     }
 
     /// 18Ireland narrow-gauge bonus of one stop (reference walk): from the stop, walk over

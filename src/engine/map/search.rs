@@ -25,10 +25,13 @@
 use std::time::{Duration, Instant};
 
 use super::board::{Board, MAX_CITIES};
-use super::data::{Gauge, HexIdx, MapData, NodeKind};
-use super::route::{RevenueHook, RouteErrorKind, Stop};
+use super::data::{Colour, Gauge, HexIdx, MapData, NodeKind};
+use super::route::{DistanceMode, RevenueHook, RouteErrorKind, RunContext, Stop};
 use crate::action::RouteSpec;
 use crate::ids::{CorpId, HexId, Money, TrainId};
+
+/// The most revenue nodes one tile holds (two cities, or a double town), for bounds.
+const MAX_NODES: u32 = 2;
 
 /// Hexside bitset width in 64-bit words (512 hexsides: enough for 18Ireland's 88 hexes).
 const WORDS: usize = 8;
@@ -63,12 +66,31 @@ pub trait RunRules {
         true
     }
 
-    /// Whether a train of `distance` may run a route of `stops` stops over `hexes` hexes
-    /// (hexes walked, a hex between two segments counted once; 18Ireland hex trains will
-    /// count hexes instead of stops). Trains of equal distance must fit the same routes.
-    fn fits(&self, distance: u32, stops: u32, hexes: u32) -> bool {
-        let _ = hexes;
+    /// Whether a train of `distance` may run a route of `stops` stops crossing `edges` hex
+    /// edges (18Ireland hex trains count edges instead of stops). Trains of equal distance
+    /// must fit the same routes, and a route that does not fit never fits once extended.
+    fn fits(&self, distance: u32, stops: u32, edges: u32) -> bool {
+        let _ = edges;
         stops <= distance
+    }
+
+    /// The most stops a route of a train of `distance` can have (for a bound that needs no
+    /// enumeration).
+    fn max_stops(&self, distance: u32) -> u32 {
+        distance
+    }
+
+    /// Revenue a stop adds to every route it is on beyond its own value (18Ireland: the towns
+    /// it reaches over narrow-gauge track).
+    fn stop_bonus(&self, hex: HexIdx, node: u8) -> Money {
+        let _ = (hex, node);
+        Money(0)
+    }
+
+    /// An upper bound of what [`RunRules::route_revenue`] adds to one route beyond its stops'
+    /// values and [`RunRules::stop_bonus`]es.
+    fn max_route_extra(&self) -> Money {
+        Money(0)
     }
 
     /// Bonus depending on the whole set of routes (e.g. 1822 destinations); 0 by default.
@@ -80,6 +102,145 @@ pub trait RunRules {
     /// An upper bound of [`RunRules::run_bonus`] over every possible run.
     fn max_run_bonus(&self) -> Money {
         Money(0)
+    }
+
+    /// Credits the run bonus to the route the title gives it to, if it goes to one route
+    /// (18Ireland RSSC); by default it stays a bonus of the whole run.
+    fn credit_run_bonus(&self, routes: &mut [FoundRoute]) {
+        let _ = routes;
+    }
+}
+
+/// A title's run rules from the engine's [`RunContext`] (distance mode, revenue hook, gauges,
+/// narrow-gauge and private bonuses), on one board in one phase.
+#[derive(Debug)]
+pub struct ContextRules<'a> {
+    ctx: RunContext<'a>,
+    board: &'a Board,
+    map: &'a MapData,
+    phase_colours: &'a [Colour],
+    /// Per river hex of RSSC: the value of the other river city, narrow-gauge bonus included.
+    shannon: Vec<(HexId, Money)>,
+}
+
+impl<'a> ContextRules<'a> {
+    /// The rules of `ctx` on `board` in a phase with tile colours `phase_colours`.
+    pub fn new(
+        ctx: RunContext<'a>,
+        board: &'a Board,
+        map: &'a MapData,
+        phase_colours: &'a [Colour],
+    ) -> ContextRules<'a> {
+        let shannon = ctx.shannon.map_or_else(Vec::new, |river| {
+            board.shannon_values(map, river, phase_colours)
+        });
+        ContextRules {
+            ctx,
+            board,
+            map,
+            phase_colours,
+            shannon,
+        }
+    }
+
+    /// The RSSC option of a route: the best other-river-city value over its city stops on a
+    /// river hex.
+    fn shannon_option(&self, route: &FoundRoute) -> Money {
+        route
+            .stops
+            .iter()
+            .filter(|&&(hex, part)| {
+                self.map.hex_index(hex).is_some_and(|h| {
+                    self.board
+                        .tile_def(self.map, h)
+                        .nodes
+                        .iter()
+                        .any(|n| n.part == part && n.kind == NodeKind::City)
+                })
+            })
+            .filter_map(|(hex, _)| self.shannon.iter().find(|(h, _)| h == hex))
+            .map(|&(_, v)| v)
+            .max()
+            .unwrap_or(Money(0))
+    }
+}
+
+impl RunRules for ContextRules<'_> {
+    fn route_revenue(&self, stops: &[Stop<'_>], sum: Money) -> Result<Money, RouteErrorKind> {
+        let mut revenue = (self.ctx.hook)(stops, sum)?;
+        for &(hex, bonus) in self.ctx.hex_bonuses {
+            if stops.iter().any(|s| s.hex == hex) {
+                revenue += bonus;
+            }
+        }
+        Ok(revenue)
+    }
+
+    fn gauge_usable(&self, gauge: Gauge) -> bool {
+        !(self.map.rules.gauges && gauge == Gauge::Narrow)
+    }
+
+    fn fits(&self, distance: u32, stops: u32, edges: u32) -> bool {
+        match self.ctx.distance {
+            DistanceMode::Stops => stops <= distance,
+            DistanceMode::HexEdges => edges <= distance,
+        }
+    }
+
+    fn max_stops(&self, distance: u32) -> u32 {
+        match self.ctx.distance {
+            DistanceMode::Stops => distance,
+            // Each hex walked may hold several stops (two-city and double-town tiles).
+            DistanceMode::HexEdges => distance.saturating_add(1).saturating_mul(MAX_NODES),
+        }
+    }
+
+    fn stop_bonus(&self, hex: HexIdx, node: u8) -> Money {
+        if self.ctx.narrow_bonus {
+            self.board
+                .narrow_bonus(self.map, (hex.0, node), self.phase_colours)
+        } else {
+            Money(0)
+        }
+    }
+
+    fn max_route_extra(&self) -> Money {
+        self.ctx
+            .hex_bonuses
+            .iter()
+            .map(|&(_, b)| b.max(Money(0)))
+            .sum()
+    }
+
+    fn run_bonus(&self, routes: &[FoundRoute]) -> Money {
+        routes
+            .iter()
+            .map(|r| self.shannon_option(r))
+            .max()
+            .unwrap_or(Money(0))
+    }
+
+    fn max_run_bonus(&self) -> Money {
+        self.shannon
+            .iter()
+            .map(|&(_, v)| v)
+            .max()
+            .unwrap_or(Money(0))
+    }
+
+    fn credit_run_bonus(&self, routes: &mut [FoundRoute]) {
+        // Like the engine's run check: the first route with the largest option gets it.
+        let mut best: Option<(usize, Money)> = None;
+        for (i, r) in routes.iter().enumerate() {
+            let option = self.shannon_option(r);
+            if best.is_none_or(|(_, b)| option > b) {
+                best = Some((i, option));
+            }
+        }
+        if let Some((i, bonus)) = best.filter(|&(_, b)| b > Money(0)) {
+            routes[i].revenue += bonus;
+            routes[i].spec.revenue = Some(routes[i].revenue);
+        }
     }
 }
 
@@ -152,6 +313,8 @@ struct Chain {
     b: usize,
     /// Hexes of the walked paths, from `a` to `b`.
     hexes: Vec<u16>,
+    /// Hex edges crossed.
+    edges: u32,
     bits: Bits,
 }
 
@@ -160,7 +323,7 @@ struct Chain {
 struct Cand {
     revenue: i64,
     stops: u32,
-    hexes: u32,
+    edges: u32,
     bits: Bits,
     start: usize,
     /// Chain indices in route order from `start`.
@@ -175,6 +338,8 @@ struct Net<'a> {
     node_index: std::collections::HashMap<NodeRef, usize>,
     blocks: Vec<bool>,
     tokened: Vec<bool>,
+    /// Per node, [`RunRules::stop_bonus`].
+    bonus: Vec<i64>,
     chains: Vec<Chain>,
     /// Per node, (chain, other node).
     adj: Vec<Vec<(usize, usize)>>,
@@ -204,8 +369,7 @@ impl<'a> Net<'a> {
     }
 
     fn hexside(&mut self, h: u16, e: u8) -> Result<usize, SearchError> {
-        let hd = &self.map.hexes[usize::from(h)];
-        let key = match hd.neighbours[usize::from(e)] {
+        let key = match self.board.neighbour(self.map, HexIdx(h), e) {
             Some(nb) => (h, e).min((nb.0, (e + 3) % 6)),
             None => (h, e),
         };
@@ -282,12 +446,12 @@ impl<'a> Net<'a> {
             ended = true;
         }
         if !ended {
-            let hd = &self.map.hexes[usize::from(h)];
             for e in p.edges(st.rotation) {
                 if Some(e) == skip {
                     continue;
                 }
-                let Some(nb) = hd.neighbours[usize::from(e)] else {
+                // Irish Mail links count as neighbours, as for laying and running.
+                let Some(nb) = self.board.neighbour(self.map, HexIdx(h), e) else {
                     continue;
                 };
                 let facing = (e + 3) % 6;
@@ -318,6 +482,7 @@ impl<'a> Net<'a> {
             node_index: Default::default(),
             blocks: Vec::new(),
             tokened: Vec::new(),
+            bonus: Vec::new(),
             chains: Vec::new(),
             adj: Vec::new(),
             hexside_ids: Default::default(),
@@ -360,16 +525,24 @@ impl<'a> Net<'a> {
                     }
                 }
                 let ci = net.chains.len();
+                // Reference `hex_edge_cost`: consecutive paths on different hexes.
+                let edges = paths.windows(2).filter(|w| w[0].0 != w[1].0).count() as u32;
                 net.chains.push(Chain {
                     a: from,
                     b: to,
                     hexes: paths.iter().map(|&(h, _)| h).collect(),
+                    edges,
                     bits,
                 });
                 net.adj[from].push((ci, to));
                 net.adj[to].push((ci, from));
             }
         }
+        net.bonus = net
+            .nodes
+            .iter()
+            .map(|&(h, n)| rules.stop_bonus(HexIdx(h), n).0)
+            .collect();
         Ok(net)
     }
 }
@@ -405,19 +578,16 @@ impl Enumerator<'_, '_> {
         self.timed_out
     }
 
-    fn dfs(&mut self, used: Bits, hexes: u32) {
+    fn dfs(&mut self, used: Bits, edges: u32) {
         if self.out_of_time() {
             return;
         }
         let cur = *self.path_nodes.last().expect("path has a start");
         let start = self.path_nodes[0];
         if self.path_nodes.len() >= 2 && start < cur {
-            self.record(used, hexes);
+            self.record(used, edges);
         }
         let len = self.path_nodes.len() as u32;
-        if len >= self.max_distance {
-            return;
-        }
         if len > 1 && self.net.blocks[cur] {
             return;
         }
@@ -427,22 +597,24 @@ impl Enumerator<'_, '_> {
                 continue;
             }
             let chain = &self.net.chains[ci];
-            if !disjoint(&chain.bits, &used) {
+            let next_edges = edges + chain.edges;
+            if !self.rules.fits(self.max_distance, len + 1, next_edges)
+                || !disjoint(&chain.bits, &used)
+            {
                 continue;
             }
             let next_used = union(&used, &chain.bits);
-            let h = chain.hexes.len() as u32;
             self.on_path[other] = true;
             self.path_nodes.push(other);
             self.path_chains.push(ci as u32);
-            self.dfs(next_used, hexes + h);
+            self.dfs(next_used, next_edges);
             self.path_chains.pop();
             self.path_nodes.pop();
             self.on_path[other] = false;
         }
     }
 
-    fn record(&mut self, used: Bits, hexes: u32) {
+    fn record(&mut self, used: Bits, edges: u32) {
         let net = self.net;
         if !self.path_nodes.iter().any(|&n| net.tokened[n]) {
             return;
@@ -471,11 +643,11 @@ impl Enumerator<'_, '_> {
         let Ok(revenue) = self.rules.route_revenue(&stops, sum) else {
             return;
         };
+        let bonus: i64 = self.path_nodes.iter().map(|&n| net.bonus[n]).sum();
         self.out.push(Cand {
-            revenue: revenue.0,
+            revenue: revenue.0 + bonus,
             stops: stops.len() as u32,
-            // A stop's hex ends one segment and starts the next: count it once.
-            hexes: hexes + 1 - self.path_chains.len() as u32,
+            edges,
             bits: used,
             start: self.path_nodes[0],
             chains: self.path_chains.clone(),
@@ -624,14 +796,12 @@ impl Board {
             ticks: 0,
             timed_out: false,
         };
-        if max_distance >= 2 {
-            for s in 0..net.nodes.len() {
-                en.on_path[s] = true;
-                en.path_nodes.push(s);
-                en.dfs([0; WORDS], 0);
-                en.path_nodes.pop();
-                en.on_path[s] = false;
-            }
+        for s in 0..net.nodes.len() {
+            en.on_path[s] = true;
+            en.path_nodes.push(s);
+            en.dfs([0; WORDS], 0);
+            en.path_nodes.pop();
+            en.on_path[s] = false;
         }
         let enum_timed_out = en.timed_out;
         let mut cands = en.out;
@@ -646,7 +816,7 @@ impl Board {
                 (0..cands.len() as u32)
                     .filter(|&k| {
                         let c = &cands[k as usize];
-                        rules.fits(trains[i].distance, c.stops, c.hexes)
+                        rules.fits(trains[i].distance, c.stops, c.edges)
                     })
                     .collect()
             })
@@ -701,14 +871,15 @@ impl Board {
         if !enum_timed_out {
             comb.dfs(0, [0; WORDS], 0);
         }
-        let routes = build(&comb.best_pick);
+        let mut routes = build(&comb.best_pick);
         let total =
             Money(routes.iter().map(|r| r.revenue.0).sum::<i64>() + rules.run_bonus(&routes).0);
+        rules.credit_run_bonus(&mut routes);
         let optimal = !comb.timed_out;
         let upper_bound = if optimal {
             total
         } else if enum_timed_out {
-            Money(net.crude_bound(trains, phase_colours) + bonus_bound)
+            Money(net.crude_bound(trains, phase_colours, rules) + bonus_bound)
         } else {
             Money((rest.first().copied().unwrap_or(0) + bonus_bound).max(total.0))
         };
@@ -765,25 +936,38 @@ impl Board {
 impl Net<'_> {
     /// A bound that needs no enumeration: per train, its `distance` most valuable nodes,
     /// grouped nodes (ports) counted at their value times the number of stations.
-    fn crude_bound(&self, trains: &[TrainSpec], phase_colours: &[super::data::Colour]) -> i64 {
+    fn crude_bound(
+        &self,
+        trains: &[TrainSpec],
+        phase_colours: &[super::data::Colour],
+        rules: &dyn RunRules,
+    ) -> i64 {
         let stations = self.tokened.iter().filter(|&&t| t).count() as i64;
         let mut values: Vec<i64> = self
             .nodes
             .iter()
-            .map(|&(h, ni)| {
+            .zip(&self.bonus)
+            .map(|(&(h, ni), &bonus)| {
                 let node = &self.board.tile_def(self.map, HexIdx(h)).nodes[usize::from(ni)];
                 let v = node.revenue.value(phase_colours).0.max(0);
-                if node.groups.is_empty() || node.kind == NodeKind::City {
+                let v = if node.groups.is_empty() || node.kind == NodeKind::City {
                     v
                 } else {
                     v * stations.max(1)
-                }
+                };
+                v + bonus.max(0)
             })
             .collect();
         values.sort_unstable_by_key(|&v| std::cmp::Reverse(v));
         trains
             .iter()
-            .map(|t| values.iter().take(t.distance as usize).sum::<i64>())
+            .map(|t| {
+                values
+                    .iter()
+                    .take(rules.max_stops(t.distance) as usize)
+                    .sum::<i64>()
+                    + rules.max_route_extra().0
+            })
             .sum()
     }
 }
