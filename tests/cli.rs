@@ -64,6 +64,30 @@ fn commands_not_yet_for_18ireland_refuse_it() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("only 1836Jr30 can be played so far"));
 }
 
+/// 18xx.games draws the random setup from the seed: a game that states only its setup cannot
+/// be converted to an 18xx.games log.
+#[test]
+fn converting_a_stated_setup_without_its_seed_is_refused() {
+    let sample = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("samples/18ireland-notation-opening.rn"),
+    )
+    .unwrap();
+    let setup_only = sample.replacen("[Seed \"20261122\"]\n", "", 1);
+    assert_ne!(setup_only, sample);
+    let dir = std::env::temp_dir().join(format!("railnote-setup-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.rn");
+    std::fs::write(&file, setup_only).unwrap();
+    let file = file.to_str().unwrap();
+    assert_eq!(code(&railnote(&["replay", file])), 0);
+    let out = railnote(&["convert", file, "--to", "json"]);
+    assert_eq!(code(&out), 1);
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("add the `Seed` tag"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_missing_file_exits_2() {
     let out = railnote(&["replay", "/nonexistent/railnote/game.json"]);

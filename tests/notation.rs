@@ -146,6 +146,70 @@ fn diagnostic_seed_missing_or_malformed() {
     );
 }
 
+/// The 18Ireland sample's random setup, as the seed 20261122 draws it.
+const SAMPLE_SETUP: &str = "removed BoW, CDSPC, TDR, RSSC, WDE, TIM, UR; charters DKR, GNWR, \
+WLR, KJR, LER, GJR, DER, SLNCR, CIR, EBSR, DDR, WKR, CBPR";
+
+fn ireland_sample() -> String {
+    std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("samples/18ireland-notation-opening.rn"),
+    )
+    .unwrap()
+}
+
+fn standings(src: &str) -> String {
+    let doc = parse("game.rn", src).unwrap();
+    let shared: Arc<str> = Arc::from(src);
+    let played = play("game.rn", &shared, &doc.games[0], true).unwrap();
+    assert!(played.errors.is_empty(), "{:?}", played.errors);
+    railnote::output::ScoreReport::new(&played.game, &played.log).to_string()
+}
+
+/// A game states its random setup with `Setup`, with or without the seed it was drawn from;
+/// the game is the same, in whatever order the removals are written.
+#[test]
+fn a_stated_setup_replaces_the_seed() {
+    let sample = ireland_sample();
+    let seed_line = "[Seed \"20261122\"]\n";
+    assert!(sample.contains(seed_line));
+    let with_seed = standings(&sample);
+    let setup_only = sample.replacen(seed_line, "", 1);
+    assert_ne!(setup_only, sample);
+    assert_eq!(standings(&setup_only), with_seed);
+    let reordered = setup_only.replacen(
+        "removed BoW, CDSPC, TDR, RSSC, WDE, TIM, UR",
+        "removed UR, TIM, WDE, RSSC, TDR, CDSPC, BoW",
+        1,
+    );
+    assert_ne!(reordered, setup_only);
+    assert_eq!(standings(&reordered), with_seed);
+    // Without both, the game cannot be set up.
+    let neither = setup_only.replacen(&format!("[Setup \"{SAMPLE_SETUP}\"]\n"), "", 1);
+    assert_ne!(neither, setup_only);
+    assert!(rejected(&neither).contains("needs the seed of its random setup"));
+}
+
+#[test]
+fn diagnostic_setup_errors() {
+    let sample = ireland_sample();
+    let setup_line = format!("[Setup \"{SAMPLE_SETUP}\"]");
+    assert!(sample.contains(&setup_line));
+    // The seed draws another charter order.
+    let swapped = sample.replacen("charters DKR, GNWR, WLR", "charters DKR, WLR, GNWR", 1);
+    insta::assert_snapshot!("setup_differs_from_seed", rejected(&swapped));
+    // DAR is never removed.
+    let protected =
+        sample
+            .replacen("[Seed \"20261122\"]\n", "", 1)
+            .replacen("removed BoW,", "removed DAR,", 1);
+    insta::assert_snapshot!("setup_impossible", rejected(&protected));
+    let malformed = sample.replacen(&setup_line, "[Setup \"BoW CDSPC\"]", 1);
+    insta::assert_snapshot!("setup_malformed", rejected(&malformed));
+    let jr30 = format!("{HEAD}").replacen("\n\n", "\n[Setup \"removed DR; charters DKR\"]\n\n", 1);
+    assert!(rejected(&format!("{jr30}PR\nAnn: pass\n")).contains("1836Jr30"));
+}
+
 #[test]
 fn diagnostic_wrong_round_heading() {
     let sample = std::fs::read_to_string(

@@ -138,6 +138,17 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
                     played.len()
                 );
             }
+            if first.game.title.random_setup && first.log.header.seed.is_none() {
+                // 18xx.games draws the setup from the seed: without it the log would load
+                // as some other game.
+                eprintln!(
+                    "railnote: {name}: {} draws its random setup from a seed; this game states \
+                     only the setup (`Setup` tag), so add the `Seed` tag 18xx.games drew it \
+                     from to convert it",
+                    first.game.title.name
+                );
+                return Ok(Outcome::Rejected);
+            }
             if !first.corrections.is_empty() {
                 eprintln!(
                     "railnote: {name}: {} correction(s) cannot be expressed in an 18xx.games log and are left out",

@@ -151,6 +151,10 @@ pub fn to_notation(log: &GameLog) -> Result<Document, ConvertError> {
     if let (Some(seed), true) = (crate::replay::setup(log).seed, game.title.random_setup) {
         tags.push(tag("Seed", seed.to_string()));
     }
+    // ... and its outcome, so that the record does not depend on the seed.
+    if let Some(resolved) = &game.resolved_setup {
+        tags.push(tag("Setup", resolved.describe(game.title)));
+    }
     if log.header.players.iter().any(|p| p.id != p.name) {
         tags.push(tag(
             "Ids",

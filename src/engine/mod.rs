@@ -75,6 +75,28 @@ pub enum SetupError {
         /// The title.
         title: String,
     },
+    /// A stated random setup for a title without one.
+    #[error("{title} has no random setup to state")]
+    NoRandomSetup {
+        /// The title.
+        title: String,
+    },
+    /// A stated random setup the title's draw cannot produce.
+    #[error("{title} cannot be set up that way: {fault}")]
+    ImpossibleSetup {
+        /// The title.
+        title: String,
+        /// The rule broken.
+        fault: setup::SetupFault,
+    },
+    /// A stated random setup other than the one the seed draws.
+    #[error("the seed {seed} draws a different setup: {drawn}")]
+    SetupDiffers {
+        /// The seed.
+        seed: u64,
+        /// What the seed draws, by symbols (removed privates and minor; charter order).
+        drawn: String,
+    },
     /// An optional rule the title does not have.
     #[error("{title} has no optional rule `{rule}`")]
     UnknownOptionalRule {
@@ -163,6 +185,18 @@ impl Game {
     /// # Errors
     /// An unknown title or optional rule, or a player count the title does not allow.
     pub fn new(setup: &GameSetup) -> Result<Game, SetupError> {
+        Game::with_stated_setup(setup, None)
+    }
+
+    /// Starts a game whose random setup is stated (a notation game's `Setup` tag) instead of,
+    /// or as well as, drawn from the seed; both given must agree.
+    ///
+    /// # Errors
+    /// As [`Game::new`]; a stated setup the draw cannot produce or the seed does not draw.
+    pub fn with_stated_setup(
+        setup: &GameSetup,
+        stated: Option<setup::ResolvedSetup>,
+    ) -> Result<Game, SetupError> {
         let title = Title::by_name(&setup.title)
             .ok_or_else(|| SetupError::UnknownTitle(setup.title.clone()))?;
         let count = setup.players.len();
@@ -185,12 +219,35 @@ impl Game {
                 rule: rule.clone(),
             });
         }
-        let resolved = setup::resolve(title, setup.seed.unwrap_or(0));
-        if resolved.is_some() && setup.seed.is_none() {
-            return Err(SetupError::MissingSeed {
+        let drawn = setup.seed.and_then(|seed| setup::resolve(title, seed));
+        let resolved = match (title.random_setup, stated) {
+            (false, None) => None,
+            (false, Some(_)) => {
+                return Err(SetupError::NoRandomSetup {
+                    title: title.name.clone(),
+                })
+            }
+            (true, None) => Some(drawn.ok_or_else(|| SetupError::MissingSeed {
                 title: title.name.clone(),
-            });
-        }
+            })?),
+            (true, Some(stated)) => {
+                stated
+                    .check(title)
+                    .map_err(|fault| SetupError::ImpossibleSetup {
+                        title: title.name.clone(),
+                        fault,
+                    })?;
+                if let (Some(drawn), Some(seed)) = (drawn, setup.seed) {
+                    if !drawn.same_game(&stated) {
+                        return Err(SetupError::SetupDiffers {
+                            seed,
+                            drawn: drawn.describe(title),
+                        });
+                    }
+                }
+                Some(stated)
+            }
+        };
         let starting_cash = title.starting_cash[&(count as u8)];
         let mut bank = setup
             .options

@@ -40,6 +40,145 @@ pub struct ResolvedSetup {
     pub charter_order: Vec<CorpId>,
 }
 
+/// Why a stated setup is not one the title's draw can produce.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupFault {
+    /// Too few or too many privates removed.
+    #[error("{expected} privates are removed, not {found}")]
+    RemovedPrivates {
+        /// How many the title removes.
+        expected: usize,
+        /// How many were stated.
+        found: usize,
+    },
+    /// A private or minor the draw never removes.
+    #[error("{0} is never removed")]
+    Protected(String),
+    /// Too few or too many minors removed.
+    #[error("one minor is removed, not {0}")]
+    RemovedMinors(usize),
+    /// A corporation that is not a minor in the removals or the charter order.
+    #[error("{0} is not a minor")]
+    NotAMinor(String),
+    /// The charter order does not open with the protected minor.
+    #[error("the charter order starts with {0}")]
+    FirstCharter(String),
+    /// A minor missing from the charter order, listed twice, or listed though removed.
+    #[error("the charter order must list every minor not removed exactly once ({0})")]
+    CharterOrder(String),
+}
+
+impl ResolvedSetup {
+    /// Whether both give the same game: the same privates and minor removed (in any order)
+    /// and the same charter order.
+    pub fn same_game(&self, other: &ResolvedSetup) -> bool {
+        let sorted = |v: &[CompanyId]| {
+            let mut v = v.to_vec();
+            v.sort();
+            v
+        };
+        let sorted_corps = |v: &[CorpId]| {
+            let mut v = v.to_vec();
+            v.sort();
+            v
+        };
+        sorted(&self.removed_companies) == sorted(&other.removed_companies)
+            && sorted_corps(&self.removed_corporations) == sorted_corps(&other.removed_corporations)
+            && self.charter_order == other.charter_order
+    }
+
+    /// The outcome by symbols: `removed DR, TDR, …, SLNCR; charters DKR, UR, …` (the form of
+    /// a notation game's `Setup` tag).
+    pub fn describe(&self, title: &Title) -> String {
+        let mut companies = self.removed_companies.clone();
+        companies.sort();
+        let mut minors = self.removed_corporations.clone();
+        minors.sort();
+        let removed: Vec<&str> = companies
+            .iter()
+            .map(|&c| title.company(c).sym.as_str())
+            .chain(minors.iter().map(|&c| title.corp(c).sym.as_str()))
+            .collect();
+        let order: Vec<&str> = self
+            .charter_order
+            .iter()
+            .map(|&c| title.corp(c).sym.as_str())
+            .collect();
+        format!(
+            "removed {}; charters {}",
+            removed.join(", "),
+            order.join(", ")
+        )
+    }
+
+    /// Whether the title's draw can produce this outcome (counts, protected pieces, a charter
+    /// order of every remaining minor, the protected one first).
+    ///
+    /// # Errors
+    /// The first rule the stated setup breaks.
+    pub fn check(&self, title: &Title) -> Result<(), SetupFault> {
+        let expected = title.companies.len().saturating_sub(KEEP_COMPANIES);
+        if self.removed_companies.len() != expected {
+            return Err(SetupFault::RemovedPrivates {
+                expected,
+                found: self.removed_companies.len(),
+            });
+        }
+        let mut seen: Vec<CompanyId> = Vec::new();
+        for &c in &self.removed_companies {
+            let sym = &title.company(c).sym;
+            if PROTECTED_COMPANIES.contains(&sym.as_str()) {
+                return Err(SetupFault::Protected(sym.clone()));
+            }
+            if seen.contains(&c) {
+                return Err(SetupFault::RemovedPrivates {
+                    expected,
+                    found: expected - 1,
+                });
+            }
+            seen.push(c);
+        }
+        if self.removed_corporations.len() != 1 {
+            return Err(SetupFault::RemovedMinors(self.removed_corporations.len()));
+        }
+        let minor = |c: CorpId| -> Result<(), SetupFault> {
+            if title.corp(c).kind == CorpKind::Minor {
+                Ok(())
+            } else {
+                Err(SetupFault::NotAMinor(title.corp(c).sym.clone()))
+            }
+        };
+        for &c in self.removed_corporations.iter().chain(&self.charter_order) {
+            minor(c)?;
+            if title.corp(c).sym == PROTECTED_CORPORATION && self.removed_corporations.contains(&c)
+            {
+                return Err(SetupFault::Protected(title.corp(c).sym.clone()));
+            }
+        }
+        match self.charter_order.first() {
+            Some(&c) if title.corp(c).sym == PROTECTED_CORPORATION => {}
+            Some(&c) => return Err(SetupFault::FirstCharter(title.corp(c).sym.clone())),
+            None => return Err(SetupFault::CharterOrder("it is empty".into())),
+        }
+        for i in 0..title.corporations.len() {
+            let c = CorpId(i as u8);
+            if title.corp(c).kind != CorpKind::Minor {
+                continue;
+            }
+            let listed = self.charter_order.iter().filter(|&&x| x == c).count();
+            let removed = self.removed_corporations.contains(&c);
+            let sym = &title.corp(c).sym;
+            match (listed, removed) {
+                (0, false) => return Err(SetupFault::CharterOrder(format!("{sym} is missing"))),
+                (1, false) | (0, true) => {}
+                (_, true) => return Err(SetupFault::CharterOrder(format!("{sym} is removed"))),
+                _ => return Err(SetupFault::CharterOrder(format!("{sym} is listed twice"))),
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Privates kept whatever the draw, the corporation that always opens the pile, and how many
 /// privates stay (18Ireland rules, as the reference engine implements them).
 const PROTECTED_COMPANIES: [&str; 2] = ["DAR", "DK"];

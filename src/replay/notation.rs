@@ -14,6 +14,8 @@ use miette::{Diagnostic, LabeledSpan, SourceCode};
 
 use crate::action::{Action, BidTarget, DividendKind, Entity, MarketCell, RouteSpec};
 use crate::engine::map::Layout;
+use crate::engine::setup::ResolvedSetup;
+use crate::engine::title::Title;
 use crate::engine::{Game, GameOptions, GameSetup, RuleViolation, TrainOwner};
 use crate::ids::{CityRef, CorpId, Money, Percent, PlayerId, Rotation, ShareId, TileId, TrainId};
 use crate::log::{AutoAction, GameLog, Header, LogPlayer, LogSource, LoggedAction, Span, Spanned};
@@ -1018,26 +1020,55 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
                 })?,
         ),
     };
-    let game = Game::new(&GameSetup {
-        title: title.value.clone(),
-        players: names.clone(),
-        seed,
-        options: GameOptions {
-            optional_rules: rules.clone(),
+    let setup_tag = text.tag("Setup");
+    let stated = match (setup_tag, Title::by_name(&title.value)) {
+        (Some(tag), Some(t)) => Some(stated_setup(t, &tag.value).map_err(|label| {
+            fail(
+                tag.value_span,
+                "notation::bad_setup",
+                label,
+                "state the random setup as `[Setup \"removed DR, TDR, DCR, WDE, TIM, RSSC, \
+                 SLNCR; charters DKR, UR, …\"]`: the privates and the minor removed, then every \
+                 other minor in charter order",
+            )
+        })?),
+        _ => None,
+    };
+    let game = Game::with_stated_setup(
+        &GameSetup {
+            title: title.value.clone(),
+            players: names.clone(),
+            seed,
+            options: GameOptions {
+                optional_rules: rules.clone(),
+            },
         },
-    })
+        stated,
+    )
     .map_err(|e| {
+        use crate::engine::SetupError;
+        let setup_span = setup_tag.map_or(title.value_span, |t| t.value_span);
         let span = match e {
-            crate::engine::SetupError::UnknownTitle(_) => title.value_span,
-            crate::engine::SetupError::UnknownOptionalRule { .. } => {
+            SetupError::UnknownTitle(_) | SetupError::MissingSeed { .. } => title.value_span,
+            SetupError::UnknownOptionalRule { .. } => {
                 text.tag("Rules").map_or(at, |t| t.value_span)
             }
-            crate::engine::SetupError::MissingSeed { .. } => title.value_span,
-            _ => players.value_span,
+            SetupError::NoRandomSetup { .. } | SetupError::ImpossibleSetup { .. } => setup_span,
+            SetupError::SetupDiffers { .. } => setup_span,
+            SetupError::PlayerCount { .. } => players.value_span,
         };
         let help = match e {
-            crate::engine::SetupError::MissingSeed { .. } => {
-                "add the seed of the random setup: `[Seed \"1411315859\"]`"
+            SetupError::MissingSeed { .. } => {
+                "add the seed of the random setup, `[Seed \"1411315859\"]`, or the setup \
+                 itself, `[Setup \"removed …; charters …\"]`"
+            }
+            SetupError::SetupDiffers { .. } => {
+                "correct the `Setup` tag, or drop one of `Seed` and `Setup`"
+            }
+            SetupError::NoRandomSetup { .. } => "remove the `Setup` tag",
+            SetupError::ImpossibleSetup { .. } => {
+                "18Ireland removes six privates (never DAR or DK) and one minor (never DKR); \
+                 its charter order starts with DKR and lists every other minor once"
             }
             _ => "see `grammar/README.md` for the tags",
         };
@@ -1068,6 +1099,46 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
         game_end_reason: None,
     };
     Ok((game, header))
+}
+
+/// A `Setup` tag's value: `removed SYM, …; charters SYM, …` (privates and minors removed,
+/// then the minors in charter order).
+fn stated_setup(title: &Title, value: &str) -> Result<ResolvedSetup, String> {
+    let (removed, charters) = value
+        .split_once(';')
+        .map(|(a, b)| (a.trim(), b.trim()))
+        .ok_or_else(|| format!("`Setup` has two parts separated by `;`, not `{value}`"))?;
+    let removed = removed
+        .strip_prefix("removed")
+        .ok_or_else(|| format!("`Setup` starts with `removed`, not `{removed}`"))?;
+    let charters = charters.strip_prefix("charters").ok_or_else(|| {
+        format!("the second part of `Setup` starts with `charters`, not `{charters}`")
+    })?;
+    let mut out = ResolvedSetup {
+        removed_companies: Vec::new(),
+        removed_corporations: Vec::new(),
+        charter_order: Vec::new(),
+    };
+    for sym in split_list(removed).iter().filter(|s| !s.is_empty()) {
+        if let Some(c) = title.company_by_sym(sym) {
+            out.removed_companies.push(c);
+        } else if let Some(c) = title.corp_by_sym(sym) {
+            out.removed_corporations.push(c);
+        } else {
+            return Err(format!(
+                "`{sym}` is not a private or minor of {}",
+                title.name
+            ));
+        }
+    }
+    for sym in split_list(charters).iter().filter(|s| !s.is_empty()) {
+        out.charter_order.push(
+            title
+                .corp_by_sym(sym)
+                .ok_or_else(|| format!("`{sym}` is not a minor of {}", title.name))?,
+        );
+    }
+    Ok(out)
 }
 
 fn split_list(s: &str) -> Vec<String> {
