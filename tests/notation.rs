@@ -206,7 +206,7 @@ fn diagnostic_setup_errors() {
     insta::assert_snapshot!("setup_impossible", rejected(&protected));
     let malformed = sample.replacen(&setup_line, "[Setup \"BoW CDSPC\"]", 1);
     insta::assert_snapshot!("setup_malformed", rejected(&malformed));
-    let jr30 = format!("{HEAD}").replacen("\n\n", "\n[Setup \"removed DR; charters DKR\"]\n\n", 1);
+    let jr30 = HEAD.replacen("\n\n", "\n[Setup \"removed DR; charters DKR\"]\n\n", 1);
     assert!(rejected(&format!("{jr30}PR\nAnn: pass\n")).contains("1836Jr30"));
 }
 
