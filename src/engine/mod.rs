@@ -518,4 +518,6 @@ impl Game {
 }
 
 #[cfg(test)]
+mod ireland_tests;
+#[cfg(test)]
 mod tests;
