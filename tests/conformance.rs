@@ -314,7 +314,7 @@ fn ireland_single_action_variants_are_judged_at_the_edited_action() {
 }
 
 /// Each variant edits one action of a fixture; `expect` is `rejected` (at exactly that
-/// action), `malformed` (the log itself is refused, before any rule is applied) or `accepted`;
+/// action, or at `rejected_at_index` where given), `malformed` (the log itself is refused, before any rule is applied) or `accepted`;
 /// `message`, where given, is the exact explanation the diagnostic must carry.
 fn check_variants(title: &str, file: &str, at_least: usize) {
     let Some(shared) = shared_dir() else { return };
@@ -334,7 +334,11 @@ fn check_variants(title: &str, file: &str, at_least: usize) {
         for (k, value) in v["edit"].as_object().unwrap() {
             log_json["actions"][index][k] = value.clone();
         }
-        let edited_id = log_json["actions"][index]["id"].as_i64().unwrap();
+        // An edit may be legal itself and make a later action illegal (`rejected_at_index`).
+        let rejected_index = v["rejected_at_index"]
+            .as_u64()
+            .map_or(index, |i| i as usize);
+        let rejected_id = log_json["actions"][rejected_index]["id"].as_i64().unwrap();
         let src = serde_json::to_string(&log_json).unwrap();
         let area = v["rule_area"].as_str().unwrap();
         let outcome = match log::read("variant.json", &src) {
@@ -356,7 +360,7 @@ fn check_variants(title: &str, file: &str, at_least: usize) {
             }
         }
         match (v["expect"].as_str().unwrap(), outcome) {
-            ("rejected", Err((Some(id), _))) if id == edited_id => {}
+            ("rejected", Err((Some(id), _))) if id == rejected_id => {}
             ("malformed", Err((None, _))) => {}
             ("accepted", Ok(())) => {}
             (expect, got) => writeln!(

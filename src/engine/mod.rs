@@ -576,4 +576,6 @@ impl Game {
 }
 
 #[cfg(test)]
+mod ireland_tests;
+#[cfg(test)]
 mod tests;

@@ -954,7 +954,22 @@ fn lay_tile(
     tile: TileId,
     rotation: Rotation,
 ) -> Result<(), RuleViolation> {
-    lay_tile_with(game, corp, hex, tile, rotation, false)
+    // Reference quirk: a corporation's own lay that lifts tokens off a trackless multi-city
+    // tile (18Ireland Belfast J4) has its graph computed (`check_track_restrictions!`) while
+    // the tokens still stand in the new tile's cities, and a route seen then stays cached
+    // (D.1) even if the token is put back in a city without track. By the rules such a
+    // corporation has no route, but the reference keeps offering it the route step, so we do
+    // too. This is the reference's strict (live) processing, which the oracle's verdicts use;
+    // a reloaded game (`Engine::Game.load`) skips that check and so never caches the route.
+    let route_before_lift = game.title.map.hex_index(hex).is_some_and(|at| {
+        game.board
+            .route_before_lift(game.title.map, at, tile, rotation, corp)
+    });
+    lay_tile_with(game, corp, hex, tile, rotation, false)?;
+    if route_before_lift {
+        game.corp_mut(corp).route_seen = true;
+    }
+    Ok(())
 }
 
 /// A tile action of the corporation's turn; `waive_terrain` for a private that pays it (BoW).

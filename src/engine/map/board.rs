@@ -494,6 +494,51 @@ impl Board {
         tile: TileId,
         rotation: Rotation,
     ) -> Vec<CorpId> {
+        self.lay_lifting(map, hex, tile, rotation, true)
+    }
+
+    /// Whether laying `tile` lifts tokens: a multi-city tile with track replacing a tile
+    /// without track that holds tokens (reference `Tracker#update_token!`).
+    fn lay_lifts(&self, map: &MapData, hex: HexIdx, tile: TileId) -> bool {
+        let st = &self.hexes[hex.get()];
+        let old = map.tile_def(st.tile.def);
+        let new = map.tile_def(tile.def);
+        old.paths.is_empty()
+            && !new.paths.is_empty()
+            && new.cities.len() > 1
+            && st.tokens.iter().flatten().any(Option::is_some)
+    }
+
+    /// Reference quirk (`Tracker#lay_tile` in strict play): the new tile is on the hex, with
+    /// the tokens of a lifting lay still standing in the cities they were moved to, while
+    /// `check_track_restrictions!` computes the layer's graph; only afterwards are the tokens
+    /// lifted. A route seen in that moment is cached for good (`Graph#clear` keeps entries
+    /// with `route_train_purchase`). True when this lay lifts tokens and, in that moment,
+    /// the corporation's network has a route (D.1).
+    pub fn route_before_lift(
+        &self,
+        map: &MapData,
+        hex: HexIdx,
+        tile: TileId,
+        rotation: Rotation,
+        corp: CorpId,
+    ) -> bool {
+        if !self.lay_lifts(map, hex, tile) {
+            return false;
+        }
+        let mut probe = self.clone();
+        probe.lay_lifting(map, hex, tile, rotation, false);
+        Reach::compute(map, &probe, corp).route_available
+    }
+
+    fn lay_lifting(
+        &mut self,
+        map: &MapData,
+        hex: HexIdx,
+        tile: TileId,
+        rotation: Rotation,
+        allow_lift: bool,
+    ) -> Vec<CorpId> {
         let old_state = self.hexes[hex.get()];
         let old = map.tile_def(old_state.tile.def);
         let new = map.tile_def(tile.def);
@@ -564,7 +609,8 @@ impl Board {
             }
         }
         let mut lifted = Vec::new();
-        let lift = old.paths.is_empty() && !new.paths.is_empty() && new.cities.len() > 1;
+        let lift =
+            allow_lift && old.paths.is_empty() && !new.paths.is_empty() && new.cities.len() > 1;
         for (i, target) in map_to
             .iter()
             .enumerate()

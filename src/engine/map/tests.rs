@@ -1167,3 +1167,76 @@ fn ireland_route_revenues() {
     assert!(mismatches.is_empty(), "{} mismatches", mismatches.len());
     assert_eq!(matched, total);
 }
+
+/// Narrow-gauge bonus (B.3.7) on a hand-built board, the position of fixture 161830 #146:
+/// GNWR's token in Dromod F10 (tile 644: city 20, one narrow and one broad exit), broad track
+/// to the town Athenry D12 (tile 4, 10) through E11. The 2H run D12–F10 is worth 10 + 20 = 30;
+/// a narrow IR5 town (10) on Athlone F12 facing F10's narrow exit adds 10 (the reference
+/// computes £40 "D12-F10 (Narrow: £10)" with it and £30 without); the same town turned away
+/// from the track adds nothing.
+#[test]
+fn ireland_narrow_gauge_bonus() {
+    let m = ireland();
+    let gnwr = crate::engine::title::ireland().corp_by_sym("GNWR").unwrap();
+    let at = |h: &str| m.hex_index(hex(h)).unwrap();
+    let tile = |t: &str| m.parse_tile_id(t).unwrap();
+    let rot = |r: u8| Rotation::new(r).unwrap();
+    let mut b = Board::new(m, &[]);
+    let _ = b.lay(m, at("F10"), tile("644-0"), rot(0));
+    let _ = b.lay(m, at("E11"), tile("9-1"), rot(1));
+    let _ = b.lay(m, at("D12"), tile("4-1"), rot(1));
+    b.place_token(
+        m,
+        gnwr,
+        Station {
+            hex: at("F10"),
+            city: 0,
+        },
+    )
+    .unwrap();
+    let spec = RouteSpec {
+        train: TrainId {
+            kind: TrainKind(0),
+            copy: 4,
+        },
+        connections: vec![vec![hex("F10"), hex("E11"), hex("D12")]],
+        revenue: None,
+        nodes: Vec::new(),
+    };
+    let run = |b: &Board| {
+        let trains = [TrainRoute {
+            spec: &spec,
+            distance: 2,
+        }];
+        b.compute_run_with(
+            m,
+            gnwr,
+            &trains,
+            irl_phase_colours("2"),
+            &RunContext::ireland(&[], false),
+        )
+        .unwrap()[0]
+            .revenue
+    };
+    assert_eq!(run(&b), Money(30));
+
+    let mut connected = b.clone();
+    let _ = connected.lay(m, at("F12"), tile("IR5-0"), rot(3));
+    assert_eq!(run(&connected), Money(40));
+    // Without the bonus the same run on a plain context is the stops alone.
+    let trains = [TrainRoute {
+        spec: &spec,
+        distance: 2,
+    }];
+    let plain = connected
+        .compute_run(m, gnwr, &trains, irl_phase_colours("2"), plain_revenue)
+        .unwrap();
+    assert_eq!(plain[0].revenue, Money(30));
+
+    // Every other rotation of the town points its narrow track away from Dromod.
+    for r in [0, 1, 2, 4, 5] {
+        let mut away = b.clone();
+        let _ = away.lay(m, at("F12"), tile("IR5-0"), rot(r));
+        assert_eq!(run(&away), Money(30), "IR5 rotation {r}");
+    }
+}
