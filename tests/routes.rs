@@ -351,7 +351,7 @@ fn every_state_checked(shared: &std::path::Path, title: &str) {
 /// breaking), and the engine must accept it.
 #[test]
 fn equal_trains_lose_nothing_to_symmetry_breaking() {
-    use railnote::engine::map::{jr30_port_rule, HookRules, TrainSpec};
+    use railnote::engine::map::{ContextRules, RunContext, TrainSpec};
     use railnote::ids::{TrainId, TrainKind};
     let Some(shared) = shared_dir() else { return };
     let mut totals = Vec::new();
@@ -375,14 +375,16 @@ fn equal_trains_lose_nothing_to_symmetry_breaking() {
             if !game.corp(corp).floated || game.corp(corp).closed {
                 continue;
             }
+            let colours = &game.title.phases[game.phase].tiles;
+            let rules = ContextRules::new(RunContext::jr30(), &game.board, game.title.map, colours);
             let run = |t: &[TrainSpec]| {
                 game.board
                     .best_run(
                         game.title.map,
                         corp,
                         t,
-                        &game.title.phases[game.phase].tiles,
-                        &HookRules(jr30_port_rule),
+                        colours,
+                        &rules,
                         SearchLimits::default(),
                     )
                     .unwrap()
@@ -415,9 +417,8 @@ fn equal_trains_lose_nothing_to_symmetry_breaking() {
 mod hand_built {
     use railnote::action::RouteSpec;
     use railnote::engine::map::{
-        jr30, jr30_port_rule, plain_revenue, BestRun, Board, Colour, ContextRules, DistanceMode,
-        FoundRoute, HookRules, RouteErrorKind, RunContext, RunRules, SearchLimits, Station, Stop,
-        TrainRoute, TrainSpec,
+        jr30, jr30_port_rule, plain_revenue, Board, Colour, ContextRules, DistanceMode, FoundRoute,
+        RouteErrorKind, RunContext, RunRules, SearchLimits, Station, Stop, TrainRoute, TrainSpec,
     };
     use railnote::ids::{CorpId, HexId, Money, Rotation, TrainId, TrainKind};
 
@@ -457,44 +458,9 @@ mod hand_built {
         }
     }
 
-    /// The best run, checked to be accepted by the engine's own route check with the same
-    /// revenues; returns the total and each route's stops as `hex-part` strings.
+    /// The best run by 1836Jr30's rules (see [`solve_in`]).
     fn solve(b: &Board, corp: CorpId, trains: &[TrainSpec]) -> (Money, Vec<Vec<String>>) {
-        let m = jr30();
-        let best: BestRun = b
-            .best_run(
-                m,
-                corp,
-                trains,
-                ALL,
-                &HookRules(jr30_port_rule),
-                SearchLimits::default(),
-            )
-            .unwrap();
-        assert!(best.optimal);
-        assert_eq!(best.upper_bound, best.total);
-        let specs: Vec<RouteSpec> = best.routes.iter().map(|r| r.spec.clone()).collect();
-        let routes: Vec<TrainRoute<'_>> = specs
-            .iter()
-            .map(|s| TrainRoute {
-                spec: s,
-                distance: trains.iter().find(|t| t.train == s.train).unwrap().distance,
-            })
-            .collect();
-        let checked = b
-            .compute_run(m, corp, &routes, ALL, jr30_port_rule)
-            .unwrap();
-        let revenues: Vec<Money> = best.routes.iter().map(|r| r.revenue).collect();
-        assert_eq!(
-            checked.iter().map(|r| r.revenue).collect::<Vec<_>>(),
-            revenues
-        );
-        let stops = best
-            .routes
-            .iter()
-            .map(|r| r.stops.iter().map(|(h, p)| format!("{h}-{p}")).collect())
-            .collect();
-        (best.total, stops)
+        solve_in(b, corp, RunContext::jr30(), trains)
     }
 
     #[test]
@@ -564,15 +530,22 @@ mod hand_built {
         assert_eq!(solve(&b, HSM, &[train(3, 0)]).0, Money(150));
     }
 
-    /// 18Ireland's run rules (hex-edge distance, a private's hex bonus) on 1836Jr30 track:
-    /// the search with [`ContextRules`] against the engine's route check with the same context.
-    fn solve_in(b: &Board, ctx: RunContext<'_>, trains: &[TrainSpec]) -> (Money, Vec<Vec<String>>) {
+    /// The best run of `corp` by the rules of `ctx`, checked to be proven, and accepted by the
+    /// engine's own route check with the same revenues; returns the total and each route's
+    /// stops as `hex-part` strings.
+    fn solve_in(
+        b: &Board,
+        corp: CorpId,
+        ctx: RunContext<'_>,
+        trains: &[TrainSpec],
+    ) -> (Money, Vec<Vec<String>>) {
         let m = jr30();
         let rules = ContextRules::new(ctx, b, m, ALL);
         let best = b
-            .best_run(m, HSM, trains, ALL, &rules, SearchLimits::default())
+            .best_run(m, corp, trains, ALL, &rules, SearchLimits::default())
             .unwrap();
         assert!(best.optimal);
+        assert_eq!(best.upper_bound, best.total);
         let specs: Vec<RouteSpec> = best.routes.iter().map(|r| r.spec.clone()).collect();
         let routes: Vec<TrainRoute<'_>> = specs
             .iter()
@@ -581,7 +554,7 @@ mod hand_built {
                 distance: trains.iter().find(|t| t.train == s.train).unwrap().distance,
             })
             .collect();
-        let checked = b.compute_run_with(m, HSM, &routes, ALL, &ctx).unwrap();
+        let checked = b.compute_run_with(m, corp, &routes, ALL, &ctx).unwrap();
         assert_eq!(
             checked.iter().map(|r| r.revenue).collect::<Vec<_>>(),
             best.routes.iter().map(|r| r.revenue).collect::<Vec<_>>()
@@ -594,6 +567,7 @@ mod hand_built {
         (best.total, stops)
     }
 
+    /// 18Ireland's run rules (hex-edge distance, a private's hex bonus) on 1836Jr30 track.
     fn hex_edges(hex_bonuses: &[(HexId, Money)]) -> RunContext<'_> {
         RunContext {
             distance: DistanceMode::HexEdges,
@@ -612,13 +586,16 @@ mod hand_built {
         // A 3-stop train reaches the town; a 2-edge train does not (F8 has no stop but costs
         // an edge), a 3-edge train does.
         assert_eq!(solve(&b, HSM, &[train(3, 0)]).0, Money(70));
-        let (total, stops) = solve_in(&b, hex_edges(&[]), &[train(2, 0)]);
+        let (total, stops) = solve_in(&b, HSM, hex_edges(&[]), &[train(2, 0)]);
         assert_eq!(total, Money(60));
         assert_eq!(stops, vec![vec!["D6-0", "E7-0"]]);
-        assert_eq!(solve_in(&b, hex_edges(&[]), &[train(3, 0)]).0, Money(70));
+        assert_eq!(
+            solve_in(&b, HSM, hex_edges(&[]), &[train(3, 0)]).0,
+            Money(70)
+        );
         // E5 (59) - D6 - E7: three stops over two edges fit a 2-edge train.
         let b = board(&[("E7", "57-0", 2), ("E5", "59-0", 3)]);
-        let (total, stops) = solve_in(&b, hex_edges(&[]), &[train(2, 0)]);
+        let (total, stops) = solve_in(&b, HSM, hex_edges(&[]), &[train(2, 0)]);
         assert_eq!(total, Money(100));
         assert_eq!(stops[0].len(), 3);
     }
@@ -628,7 +605,7 @@ mod hand_built {
         // E5 (59, 40) - D6 (40) - E7 (57, 20): a 1-edge train takes D6-E5 (80) unless a
         // marker on E7 makes D6-E7 worth 60 + 30.
         let b = board(&[("E7", "57-0", 2), ("E5", "59-0", 3)]);
-        let (total, stops) = solve_in(&b, hex_edges(&[]), &[train(2, 0)]);
+        let (total, stops) = solve_in(&b, HSM, hex_edges(&[]), &[train(2, 0)]);
         assert_eq!(total, Money(100));
         assert_eq!(stops[0].len(), 3);
         let one_edge = TrainSpec {
@@ -638,7 +615,7 @@ mod hand_built {
             },
             distance: 1,
         };
-        let (total, stops) = solve_in(&b, hex_edges(&[]), &[one_edge]);
+        let (total, stops) = solve_in(&b, HSM, hex_edges(&[]), &[one_edge]);
         assert_eq!(
             (total, stops),
             (
@@ -647,7 +624,7 @@ mod hand_built {
             )
         );
         let bonus = [(hex("E7"), Money(30))];
-        let (total, stops) = solve_in(&b, hex_edges(&bonus), &[one_edge]);
+        let (total, stops) = solve_in(&b, HSM, hex_edges(&bonus), &[one_edge]);
         assert_eq!(
             (total, stops),
             (
@@ -656,7 +633,7 @@ mod hand_built {
             )
         );
         // Two trains: each route may earn the bonus only if it stops on E7; it is not doubled.
-        let (total, _) = solve_in(&b, hex_edges(&bonus), &[one_edge, train(2, 0)]);
+        let (total, _) = solve_in(&b, HSM, hex_edges(&bonus), &[one_edge, train(2, 0)]);
         assert_eq!(total, Money(80 + 90));
     }
 
@@ -669,7 +646,7 @@ mod hand_built {
                 HSM,
                 &[train(3, 0), train(2, 0)],
                 ALL,
-                &HookRules(jr30_port_rule),
+                &ContextRules::new(RunContext::jr30(), &b, jr30(), ALL),
                 SearchLimits {
                     time: Some(std::time::Duration::ZERO),
                 },

@@ -26,7 +26,7 @@ pub use route::{
     RouteRevenue, RunContext, Stop, TrainRoute, SHANNON_HEXES,
 };
 pub use search::{
-    BestRun, ContextRules, FoundRoute, HookRules, RunRules, SearchError, SearchLimits, TrainSpec,
+    BestRun, ContextRules, FoundRoute, RunRules, SearchError, SearchLimits, TrainSpec,
 };
 pub use tile::{upgrade_fault, UpgradeFault};
 

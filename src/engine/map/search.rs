@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use super::board::{Board, MAX_CITIES};
 use super::data::{Colour, Gauge, HexIdx, MapData, NodeKind};
-use super::route::{DistanceMode, RevenueHook, RouteErrorKind, RunContext, Stop};
+use super::route::{DistanceMode, RouteErrorKind, RunContext, Stop};
 use crate::action::RouteSpec;
 use crate::ids::{CorpId, HexId, Money, TrainId};
 
@@ -241,16 +241,6 @@ impl RunRules for ContextRules<'_> {
             routes[i].revenue += bonus;
             routes[i].spec.revenue = Some(routes[i].revenue);
         }
-    }
-}
-
-/// Route rules given by a [`RevenueHook`] alone (1836Jr30: [`jr30_port_rule`](super::jr30_port_rule)).
-#[derive(Debug, Clone, Copy)]
-pub struct HookRules(pub RevenueHook);
-
-impl RunRules for HookRules {
-    fn route_revenue(&self, stops: &[Stop<'_>], sum: Money) -> Result<Money, RouteErrorKind> {
-        (self.0)(stops, sum)
     }
 }
 
