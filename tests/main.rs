@@ -24,3 +24,5 @@ mod notation;
 mod notation_props;
 /// The optimal route finder against recorded runs and hand-built positions.
 mod routes;
+/// The notation scenarios (`samples/scenarios/`) and the grammar guide's examples.
+mod scenarios;
