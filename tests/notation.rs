@@ -210,6 +210,17 @@ fn diagnostic_setup_errors() {
     assert!(rejected(&format!("{jr30}PR\nAnn: pass\n")).contains("1836Jr30"));
 }
 
+/// A comment between a move and its variation keeps the variation attached to the move.
+#[test]
+fn a_comment_may_stand_between_a_move_and_its_variation() {
+    let plain = format!("{HEAD}PR\nAnn: bid CFL 165 (Ann: pass)\nBob: pass\n");
+    let commented = format!("{HEAD}PR\nAnn: bid CFL 165 {{a note}} (Ann: pass)\nBob: pass\n");
+    assert_eq!(standings(&commented), standings(&plain));
+    // The variation is replayed: an illegal one is still reported.
+    let bad = format!("{HEAD}PR\nAnn: bid CFL 165 {{a note}} (Ann: bid CFL 5)\nBob: pass\n");
+    assert!(rejected(&bad).contains("rules::"), "{}", rejected(&bad));
+}
+
 #[test]
 fn diagnostic_wrong_round_heading() {
     let sample = std::fs::read_to_string(

@@ -1267,7 +1267,13 @@ impl Player<'_> {
                     self.actions = saved;
                 }
                 Element::Move(m) => {
-                    let next_is_variation = matches!(body.get(i + 1), Some(Element::Variation(_)));
+                    // A comment may stand between a move and its variation.
+                    let next_is_variation = matches!(
+                        body[i + 1..]
+                            .iter()
+                            .find(|e| !matches!(e, Element::Comment(_))),
+                        Some(Element::Variation(_))
+                    );
                     let snapshot = next_is_variation.then(|| game.clone());
                     let moved = self.play_move(game, m, main);
                     if next_is_variation {

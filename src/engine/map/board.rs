@@ -94,7 +94,7 @@ pub enum TrackError {
         colour: &'static str,
     },
     /// Upgrade rules forbid the replacement.
-    #[error("{from} cannot be upgraded to {to} ({fault:?})")]
+    #[error("{from} cannot be upgraded to {to}: {fault}")]
     NotAnUpgrade {
         /// Tile on the hex.
         from: String,

@@ -137,7 +137,7 @@ pub enum RouteErrorKind {
     #[error("connection names no hex of the map")]
     BadConnection,
     /// No track matches a connection's hexes.
-    #[error("no track joins the hexes {0:?}")]
+    #[error("no track joins the hexes {}", hex_chain(.0))]
     NoSuchTrack(Vec<HexId>),
     /// Consecutive connections do not share exactly one stop.
     #[error("connections do not join at a stop")]
@@ -182,6 +182,15 @@ pub enum RouteErrorKind {
     /// 1836Jr30: a port on a route with fewer than three stops.
     #[error("{0} must contain 2 other stops")]
     PortNeedsThreeStops(HexId),
+}
+
+/// Hexes as a route's connection is written: `H6-H2`.
+fn hex_chain(hexes: &[HexId]) -> String {
+    hexes
+        .iter()
+        .map(HexId::to_string)
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 /// A route error with the index of the route in the action.

@@ -4,17 +4,22 @@
 use super::data::{End, Gauge, NodeKind, PathDef, TileDef};
 
 /// Why a tile cannot replace another one (any rotation), per reference `upgrades_to?`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum UpgradeFault {
     /// The new colour is not one above the old one.
+    #[error("its colour does not follow the old tile's")]
     Colour,
     /// No rotation of the old track fits inside the new track.
+    #[error("it does not keep the old track")]
     Track,
     /// Labels differ.
+    #[error("their labels differ")]
     Label,
     /// Town count differs, or city count differs on an unlabelled tile.
+    #[error("their numbers of cities and towns differ")]
     CityTownCount,
     /// A multi-city tile would merge or split cities.
+    #[error("it would merge or split the old cities")]
     CityGrouping,
 }
 
