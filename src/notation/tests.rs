@@ -80,3 +80,46 @@ fn all_errors_are_reported() {
         ]
     );
 }
+
+#[test]
+fn a_program_setting_needs_a_key() {
+    let err = parse("t.rn", "program disable =\"GCL is floated\"").unwrap_err();
+    let found: Vec<_> = err
+        .errors
+        .iter()
+        .map(|e| (e.code, e.span.offset, e.span.len, e.label.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [("notation::unexpected", 16, 1, "found `=`")],
+        "{err:?}"
+    );
+}
+
+#[test]
+fn recovery_reads_past_broken_text_inside_a_move() {
+    // A stray `}` and a broken tag inside a move are reported and read past; the move still
+    // reads. Where a problem of the text and one of the move meet (`{` right after `buy 6`),
+    // the text's comes first.
+    let src = "Ann: bid} CFL [x] 45\nBob: buy 6{never closed";
+    let err = parse("t.rn", src).unwrap_err();
+    let found: Vec<_> = err
+        .errors
+        .iter()
+        .map(|e| (e.code, &src[e.span.offset..e.span.end()]))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("notation::unexpected", "}"),
+            ("notation::bad_tag", "[x]"),
+            ("notation::unclosed", "{"),
+            ("notation::expected", ""),
+        ]
+    );
+    assert_eq!(
+        err.errors[3].message,
+        "expected a corporation or certificate"
+    );
+    assert_eq!(err.errors[3].span.offset, src.find('{').unwrap());
+}
