@@ -10,7 +10,7 @@ use super::error::{fail, At, Problem};
 use super::word::{self, BadOrientation, BadTokenAt};
 use super::words::{any_word, keyword, required, Quoting, WResult, Word, Words};
 use crate::ids::HexId;
-use crate::notation::ast::{RawAction, Source};
+use crate::notation::ast::{Orientation, RawAction, Source};
 
 /// The keywords of the action forms, for "did you mean" help.
 const KEYWORDS: &[&str] = &[
@@ -43,7 +43,7 @@ pub(super) fn action(i: Words<'_>) -> WResult<'_, RawAction> {
 }
 
 /// The end of the move: anything left is reported as one trailing span.
-fn end_of_move(help: &'static str) -> impl Fn(Words<'_>) -> WResult<'_, ()> {
+pub(super) fn end_of_move(help: &'static str) -> impl Fn(Words<'_>) -> WResult<'_, ()> {
     move |i| match (i.first(), i.span()) {
         (Some(first), Some(span)) => Err(fail(Problem::new(
             "notation::trailing",
@@ -307,21 +307,7 @@ fn lay(i: Words<'_>) -> WResult<'_, RawAction> {
 fn tile_lay(i: Words<'_>) -> WResult<'_, RawAction> {
     const HELP: &str =
         "a tile lay is `TILE HEX ROTATION`, e.g. `57 E7 r2` or with exits `57 E7 W-E`";
-    let (i, (tile, h)) = (required("a tile", HELP), required("a hex", HELP)).parse(i)?;
-    let hex = h
-        .text
-        .parse::<HexId>()
-        .map_err(|_| unfit("notation::bad_hex", &h, "expected a hex coordinate", HELP))?;
-    let (i, o) = required("a rotation (`r0`…`r5`) or exits", HELP).parse(i)?;
-    let orientation = word::orientation(o.text).map_err(|bad| {
-        let message = match bad {
-            BadOrientation::RotationTooLarge => "expected a rotation from r0 to r5",
-            BadOrientation::Unreadable => {
-                "expected a rotation (`r0`…`r5`) or exits as compass sides (`NE-SW`)"
-            }
-        };
-        unfit("notation::bad_rotation", &o, message, HELP)
-    })?;
+    let (i, (tile, hex, orientation)) = tile_placement(HELP)(i)?;
     let (i, ()) = end_of_move(HELP)(i)?;
     Ok((
         i,
@@ -331,6 +317,30 @@ fn tile_lay(i: Words<'_>) -> WResult<'_, RawAction> {
             orientation,
         },
     ))
+}
+
+/// `TILE , HEX , orientation`: a tile lay's words, also those of a tile correction.
+pub(super) fn tile_placement(
+    help: &'static str,
+) -> impl Fn(Words<'_>) -> WResult<'_, (Word<'_>, HexId, Orientation)> {
+    move |i| {
+        let (i, (tile, h)) = (required("a tile", help), required("a hex", help)).parse(i)?;
+        let hex = h
+            .text
+            .parse::<HexId>()
+            .map_err(|_| unfit("notation::bad_hex", &h, "expected a hex coordinate", help))?;
+        let (i, o) = required("a rotation (`r0`…`r5`) or exits", help).parse(i)?;
+        let orientation = word::orientation(o.text).map_err(|bad| {
+            let message = match bad {
+                BadOrientation::RotationTooLarge => "expected a rotation from r0 to r5",
+                BadOrientation::Unreadable => {
+                    "expected a rotation (`r0`…`r5`) or exits as compass sides (`NE-SW`)"
+                }
+            };
+            unfit("notation::bad_rotation", &o, message, help)
+        })?;
+        Ok((i, (tile, hex, orientation)))
+    }
 }
 
 /// `"tok" , ( HEX , [ "/" , INT ] | CITY ) , [ "s" , INT ] , [ INT ]`

@@ -4,7 +4,7 @@ use nom::branch::alt;
 use nom::combinator::{all_consuming, opt, verify};
 use nom::Parser;
 
-use super::action::action;
+use super::action::{self, action};
 use super::error::{fail, At, Problem};
 use super::word;
 use super::words::{any_word, keyword, Quoting, WResult, Word, Words};
@@ -303,50 +303,76 @@ fn bad_entry(at: &Word<'_>) -> nom::Err<super::error::Error> {
     ))
 }
 
-/// `correction = "correct" , "cash" , name , SIGNED_INT`
+const CORRECTION_HELP: &str = "a correction is `correct cash Ann +50` (money from the bank; negative to the bank), `correct tile 57 E7 r2` (a tile left in place) or `correct share Nord_3 Ann` (a certificate moved to a player, `pool` or `ipo`)";
+
+/// `correction = "correct" , ( "cash" , name , SIGNED_INT | "tile" , TILE , HEX , orientation
+///              | "share" , SHARE , name )`
 fn correction<'a>(span: Span) -> impl Fn(Words<'a>) -> WResult<'a, Element> {
     move |i| {
-        const HELP: &str =
-            "a correction is `correct cash Ann +50` (money from the bank; negative to the bank)";
         let (i, _) = keyword("correct").parse(i)?;
+        let incomplete = |form: &'static str| {
+            fail(Problem::new(
+                "notation::expected",
+                At::Span(span),
+                format!("expected `{form}`"),
+                "incomplete correction",
+                CORRECTION_HELP,
+            ))
+        };
         let kind = match i.0 {
-            [kind, who, amount] if kind.text == "cash" => {
-                let value = word::signed_amount(amount.text).ok_or_else(|| {
-                    fail(Problem::new(
-                        "notation::bad_number",
-                        At::Span(amount.span),
-                        "expected a signed amount",
-                        amount.found(),
-                        HELP,
-                    ))
-                })?;
-                CorrectionKind::Cash {
-                    who: Name {
-                        text: who.text.to_string(),
-                        span: who.span,
-                    },
-                    amount: value,
+            [kind, rest @ ..] if kind.text == "cash" => match rest {
+                [who, amount] => {
+                    let value = word::signed_amount(amount.text).ok_or_else(|| {
+                        fail(Problem::new(
+                            "notation::bad_number",
+                            At::Span(amount.span),
+                            "expected a signed amount",
+                            amount.found(),
+                            CORRECTION_HELP,
+                        ))
+                    })?;
+                    CorrectionKind::Cash {
+                        who: name(who),
+                        amount: value,
+                    }
+                }
+                _ => return Err(incomplete("correct cash NAME AMOUNT")),
+            },
+            [kind, ..] if kind.text == "tile" => {
+                let (rest, (tile, hex, orientation)) =
+                    action::tile_placement(CORRECTION_HELP)(Words(&i.0[1..]))?;
+                action::end_of_move(CORRECTION_HELP)(rest)?;
+                CorrectionKind::Tile {
+                    tile: tile.text.to_string(),
+                    hex,
+                    orientation,
                 }
             }
-            [kind, ..] if kind.text != "cash" => {
+            [kind, rest @ ..] if kind.text == "share" => match rest {
+                [share, to] => CorrectionKind::Share {
+                    share: name(share),
+                    to: name(to),
+                },
+                _ => return Err(incomplete("correct share CERTIFICATE HOLDER")),
+            },
+            [kind, ..] => {
                 return Err(fail(Problem::new(
                     "notation::unknown_keyword",
                     At::Span(kind.span),
-                    "expected a correction kind",
+                    "expected a correction kind (`cash`, `tile` or `share`)",
                     kind.found(),
-                    HELP,
+                    CORRECTION_HELP,
                 )))
             }
-            _ => {
-                return Err(fail(Problem::new(
-                    "notation::expected",
-                    At::Span(span),
-                    "expected `correct cash NAME AMOUNT`",
-                    "incomplete correction",
-                    HELP,
-                )))
-            }
+            [] => return Err(incomplete("correct cash NAME AMOUNT")),
         };
         Ok((Words(&[]), Element::Correction(Correction { kind, span })))
+    }
+}
+
+fn name(w: &Word<'_>) -> Name {
+    Name {
+        text: w.text.to_string(),
+        span: w.span,
     }
 }
