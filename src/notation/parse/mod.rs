@@ -121,7 +121,9 @@ impl<'a> Reader<'a> {
                 break Stop::End;
             };
             match c {
-                ',' | '\n' => self.lexeme(lexical::sep).map_or((), |_| ()),
+                ',' | '\n' => {
+                    self.lexeme(lexical::sep);
+                }
                 '{' | ';' => {
                     if let Some(c) = self.lexeme(lexical::comment) {
                         out.push(Element::Comment(Comment {
