@@ -232,3 +232,78 @@ fn diagnostic_wrong_round_heading() {
     assert_ne!(edited, sample);
     insta::assert_snapshot!(rejected(&edited));
 }
+
+/// The opening sample followed by `extra` (in the first stock round), replayed.
+fn opening_with(extra: &str) -> (String, railnote::replay::notation::Played) {
+    let sample = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("samples/1836jr30-notation-opening.rn"),
+    )
+    .unwrap();
+    let src = format!("{sample}{extra}");
+    let doc = parse("game.rn", &src).unwrap();
+    let shared: Arc<str> = Arc::from(src.as_str());
+    let played = play("game.rn", &shared, &doc.games[0], true).unwrap();
+    (src, played)
+}
+
+#[test]
+fn tile_and_share_corrections_are_applied_and_listed() {
+    let (_, before) = opening_with("");
+    let (src, played) = opening_with(
+        "correct tile 57 E7 r2\ncorrect tile 7 E7 r4 {the 57 goes back}\ncorrect share GCL_3 Ann\ncorrect cash Bob -18\n",
+    );
+    assert!(played.errors.is_empty(), "{:?}", played.errors);
+    let game = &played.game;
+    let map = game.title.map;
+    let e7 = map.hex_index("E7".parse().unwrap()).unwrap();
+    let (tile, rotation) = game.board.tile_at(e7);
+    assert_eq!(
+        (map.tile_name(tile), rotation.get()),
+        ("7-0".to_string(), 4)
+    );
+    // 57 went back to the supply; one 7 left it.
+    let supply = |g: &railnote::engine::Game, name: &str| {
+        g.board.supply_count(map.tile_def_by_name(name).unwrap())
+    };
+    assert_eq!(supply(game, "57"), supply(&before.game, "57"));
+    assert_eq!(supply(game, "7"), supply(&before.game, "7") - 1);
+    let gcl = game.title.corp_by_sym("GCL").unwrap();
+    let ann = railnote::ids::PlayerId(0);
+    assert_eq!(game.percent_held(ann, gcl), 10);
+    assert_eq!(game.players[1].cash.0, before.game.players[1].cash.0 - 18);
+    assert_eq!(game.bank.0, before.game.bank.0 + 18);
+    let listed: Vec<(usize, &str, &str)> = played
+        .corrections
+        .iter()
+        .map(|c| (c.span.line_col(&src).0, c.round.as_str(), c.text.as_str()))
+        .collect();
+    let first = src.lines().count() - 3;
+    assert_eq!(
+        listed,
+        [
+            (first, "SR 1", "correct tile 57-0 E7 r2"),
+            (first + 1, "SR 1", "correct tile 7-0 E7 r4"),
+            (first + 2, "SR 1", "correct share GCL_3 Ann"),
+            (first + 3, "SR 1", "correct cash Bob -18"),
+        ]
+    );
+}
+
+#[test]
+fn a_correction_that_cannot_be_carried_out_is_rejected() {
+    let (_, played) = opening_with("correct share Nord_0 Bob\n");
+    let codes: Vec<(&str, &str)> = played
+        .errors
+        .iter()
+        .map(|e| (e.code, e.label.as_str()))
+        .collect();
+    assert_eq!(
+        codes,
+        [(
+            "rules::unknown_share",
+            "the president's certificate changes hands only with the presidency"
+        )]
+    );
+    assert!(played.corrections.is_empty());
+}

@@ -3,6 +3,7 @@
 //! [`Game::process`] validates and applies one [`Action`]; on a [`RuleViolation`] the state is
 //! left exactly as it was.
 
+pub mod correction;
 pub mod error;
 pub mod map;
 pub mod setup;

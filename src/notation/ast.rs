@@ -203,6 +203,24 @@ pub enum CorrectionKind {
         /// Signed amount (positive: from the bank to the entity).
         amount: i64,
     },
+    /// `correct tile 57 E7 r2`: a tile left in place on a hex although no lay put it there.
+    /// It comes from the supply and replaces whatever was on the hex (which goes back).
+    Tile {
+        /// A tile name (`57`) or a physical tile (`57-1`).
+        tile: String,
+        /// Where.
+        hex: HexId,
+        /// How it is turned.
+        orientation: Orientation,
+    },
+    /// `correct share Nord_3 Ann`: a certificate moved to a player, `pool` or `ipo`, without
+    /// payment.
+    Share {
+        /// The certificate (`Nord_3`).
+        share: Name,
+        /// Who holds it now: a player, `pool` or `ipo`.
+        to: Name,
+    },
 }
 
 /// A name as written: a bare word or a quoted string (`"Player 1"`).

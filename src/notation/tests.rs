@@ -80,3 +80,107 @@ fn all_errors_are_reported() {
         ]
     );
 }
+
+#[test]
+fn a_program_setting_needs_a_key() {
+    let err = parse("t.rn", "program disable =\"GCL is floated\"").unwrap_err();
+    let found: Vec<_> = err
+        .errors
+        .iter()
+        .map(|e| (e.code, e.span.offset, e.span.len, e.label.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [("notation::unexpected", 16, 1, "found `=`")],
+        "{err:?}"
+    );
+}
+
+#[test]
+fn recovery_reads_past_broken_text_inside_a_move() {
+    // A stray `}` and a broken tag inside a move are reported and read past; the move still
+    // reads. Where a problem of the text and one of the move meet (`{` right after `buy 6`),
+    // the text's comes first.
+    let src = "Ann: bid} CFL [x] 45\nBob: buy 6{never closed";
+    let err = parse("t.rn", src).unwrap_err();
+    let found: Vec<_> = err
+        .errors
+        .iter()
+        .map(|e| (e.code, &src[e.span.offset..e.span.end()]))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("notation::unexpected", "}"),
+            ("notation::bad_tag", "[x]"),
+            ("notation::unclosed", "{"),
+            ("notation::expected", ""),
+        ]
+    );
+    assert_eq!(
+        err.errors[3].message,
+        "expected a corporation or certificate"
+    );
+    assert_eq!(err.errors[3].span.offset, src.find('{').unwrap());
+}
+
+#[test]
+fn corrections_round_trip() {
+    let doc = round_trip(
+        "correct cash \"Player 1\" -20\ncorrect tile 57 E7 r2\ncorrect tile 57-1 E7 NE-SW\ncorrect share Nord_3 pool\n",
+    );
+    let kinds: Vec<_> = doc.games[0]
+        .body
+        .iter()
+        .map(|e| match e {
+            Element::Correction(c) => c.kind.clone(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        kinds[2],
+        CorrectionKind::Tile {
+            tile: "57-1".into(),
+            hex: "E7".parse().unwrap(),
+            orientation: Orientation::Sides(vec![Side::NE, Side::SW]),
+        }
+    );
+    assert_eq!(
+        kinds[3],
+        CorrectionKind::Share {
+            share: Name::new("Nord_3"),
+            to: Name::new("pool"),
+        }
+    );
+}
+
+#[test]
+fn a_broken_correction_says_which_form_it_breaks() {
+    let err = parse(
+        "t.rn",
+        "correct tile 57 E7 r9\ncorrect share Nord_3\ncorrect stock Ann 5",
+    )
+    .unwrap_err();
+    let found: Vec<_> = err
+        .errors
+        .iter()
+        .map(|e| (e.code, e.message.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "notation::bad_rotation",
+                "expected a rotation from r0 to r5"
+            ),
+            (
+                "notation::expected",
+                "expected `correct share CERTIFICATE HOLDER`"
+            ),
+            (
+                "notation::unknown_keyword",
+                "expected a correction kind (`cash`, `tile` or `share`)"
+            ),
+        ]
+    );
+}

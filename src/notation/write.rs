@@ -152,6 +152,28 @@ fn correction(c: &Correction) -> String {
         CorrectionKind::Cash { who, amount } => {
             format!("correct cash {} {amount:+}", name(&who.text))
         }
+        CorrectionKind::Tile {
+            tile,
+            hex,
+            orientation,
+        } => format!(
+            "correct tile {tile} {hex} {}",
+            orientation_text(orientation)
+        ),
+        CorrectionKind::Share { share, to } => {
+            format!("correct share {} {}", name(&share.text), name(&to.text))
+        }
+    }
+}
+
+/// `r2` or `NE-SW`.
+fn orientation_text(o: &Orientation) -> String {
+    match o {
+        Orientation::Rotation(r) => format!("r{r}"),
+        Orientation::Sides(s) => {
+            let names: Vec<&str> = s.iter().map(|s| s.as_str()).collect();
+            names.join("-")
+        }
     }
 }
 
@@ -263,14 +285,7 @@ impl fmt::Display for RawAction {
                 if !tile.starts_with(|c: char| c.is_ascii_digit()) {
                     f.write_str("lay ")?;
                 }
-                write!(f, "{tile} {hex} ")?;
-                match orientation {
-                    Orientation::Rotation(r) => write!(f, "r{r}"),
-                    Orientation::Sides(s) => {
-                        let names: Vec<&str> = s.iter().map(|s| s.as_str()).collect();
-                        f.write_str(&names.join("-"))
-                    }
-                }
+                write!(f, "{tile} {hex} {}", orientation_text(orientation))
             }
             RawAction::Token { at, slot, cost } => {
                 f.write_str("tok ")?;

@@ -13,11 +13,14 @@ use std::sync::Arc;
 use miette::{Diagnostic, LabeledSpan, SourceCode};
 
 use crate::action::{Action, BidTarget, DividendKind, Entity, MarketCell, RouteSpec};
+use crate::engine::correction::ShareHolder;
 use crate::engine::map::Layout;
 use crate::engine::setup::ResolvedSetup;
 use crate::engine::title::Title;
 use crate::engine::{Game, GameOptions, GameSetup, RuleViolation, TrainOwner};
-use crate::ids::{CityRef, CorpId, Money, Percent, PlayerId, Rotation, ShareId, TileId, TrainId};
+use crate::ids::{
+    CityRef, CorpId, HexId, Money, Percent, PlayerId, Rotation, ShareId, TileId, TrainId,
+};
 use crate::log::{AutoAction, GameLog, Header, LogPlayer, LogSource, LoggedAction, Span, Spanned};
 use crate::notation::{
     self, Check, CheckValue, Correction, CorrectionKind, Element, GameText, Move, Name,
@@ -181,6 +184,98 @@ fn exits_text(layout: Layout, mask: u8) -> String {
         .map(|e| s[e].as_str())
         .collect::<Vec<_>>()
         .join("-")
+}
+
+/// The tile copy (`57`: the first in the supply) and rotation of a lay or a tile correction.
+/// `corp` (the corporation laying) narrows the help to its legal rotations.
+fn resolve_tile(
+    game: &Game,
+    tile: &str,
+    hex: HexId,
+    orientation: &Orientation,
+    corp: Option<CorpId>,
+) -> Result<(TileId, Rotation), Unresolved> {
+    let title = game.title;
+    let map = title.map;
+    let hex = &hex;
+    let Some(idx) = map.hex_index(*hex) else {
+        return Err(unresolved(
+            "rules::unknown_hex",
+            format!("the {} map has no hex {hex}", title.name),
+        ));
+    };
+    let tile_id = match map.parse_tile_id(tile) {
+        Some(t) => t,
+        None => {
+            let Some(def) = map.tile_def_by_name(tile) else {
+                return Err(unresolved(
+                    "rules::unknown_tile",
+                    format!("{} has no tile `{tile}`", title.name),
+                )
+                .help("a tile is written by its number, e.g. `57 E7 r2`"));
+            };
+            let count = map.tile_def(def).count;
+            (0..count)
+                .map(|copy| TileId { def, copy })
+                .find(|t| game.board.in_supply(*t))
+                .ok_or_else(|| {
+                    unresolved(
+                        "rules::tile_unavailable",
+                        format!("no tile {tile} is left in the supply"),
+                    )
+                })?
+        }
+    };
+    let def = map.tile_def(tile_id.def);
+    let rotation = match orientation {
+        Orientation::Rotation(r) => *r,
+        Orientation::Sides(s) => {
+            let names = sides(map.layout);
+            let mut mask = 0u8;
+            for side in s {
+                match names.iter().position(|n| n == side) {
+                    Some(e) => mask |= 1 << e,
+                    None => {
+                        return Err(unresolved(
+                            "rules::bad_exits",
+                            format!("a hex of this map has no side {}", side.as_str()),
+                        ))
+                    }
+                }
+            }
+            match (0..6u8).find(|r| def.exits(*r) == mask) {
+                Some(r) => r,
+                None => {
+                    let legal = game.board.legal_rotations(map, idx, tile_id, corp);
+                    let mut opts: Vec<String> = (0..6u8)
+                        .filter(|r| legal & (1 << r) != 0)
+                        .map(|r| {
+                            format!(
+                                "`{} {hex} {}`",
+                                def.name,
+                                exits_text(map.layout, def.exits(r))
+                            )
+                        })
+                        .collect();
+                    opts.dedup();
+                    let e = unresolved(
+                        "rules::bad_exits",
+                        format!(
+                            "tile {} cannot be turned to exits {}",
+                            def.name,
+                            exits_text(map.layout, mask)
+                        ),
+                    );
+                    return Err(if opts.is_empty() {
+                        e
+                    } else {
+                        e.help(format!("legal here: {}", opts.join(", ")))
+                    });
+                }
+            }
+        }
+    };
+    Ok((tile_id, Rotation::new(rotation).unwrap_or_default()))
 }
 
 /// Resolves a written move against the game.
@@ -369,90 +464,12 @@ pub fn resolve(game: &Game, entity: Entity, raw: &RawAction) -> Result<Action, U
             hex,
             orientation,
         } => {
-            let Some(idx) = map.hex_index(*hex) else {
-                return Err(unresolved(
-                    "rules::unknown_hex",
-                    format!("the {} map has no hex {hex}", title.name),
-                ));
-            };
-            let tile_id = match map.parse_tile_id(tile) {
-                Some(t) => t,
-                None => {
-                    let Some(def) = map.tile_def_by_name(tile) else {
-                        return Err(unresolved(
-                            "rules::unknown_tile",
-                            format!("{} has no tile `{tile}`", title.name),
-                        )
-                        .help("a tile is written by its number, e.g. `57 E7 r2`"));
-                    };
-                    let count = map.tile_def(def).count;
-                    (0..count)
-                        .map(|copy| TileId { def, copy })
-                        .find(|t| game.board.in_supply(*t))
-                        .ok_or_else(|| {
-                            unresolved(
-                                "rules::tile_unavailable",
-                                format!("no tile {tile} is left in the supply"),
-                            )
-                        })?
-                }
-            };
-            let def = map.tile_def(tile_id.def);
-            let rotation = match orientation {
-                Orientation::Rotation(r) => *r,
-                Orientation::Sides(s) => {
-                    let names = sides(map.layout);
-                    let mut mask = 0u8;
-                    for side in s {
-                        match names.iter().position(|n| n == side) {
-                            Some(e) => mask |= 1 << e,
-                            None => {
-                                return Err(unresolved(
-                                    "rules::bad_exits",
-                                    format!("a hex of this map has no side {}", side.as_str()),
-                                ))
-                            }
-                        }
-                    }
-                    match (0..6u8).find(|r| def.exits(*r) == mask) {
-                        Some(r) => r,
-                        None => {
-                            let legal =
-                                game.board
-                                    .legal_rotations(map, idx, tile_id, corp_of(entity));
-                            let mut opts: Vec<String> = (0..6u8)
-                                .filter(|r| legal & (1 << r) != 0)
-                                .map(|r| {
-                                    format!(
-                                        "`{} {hex} {}`",
-                                        def.name,
-                                        exits_text(map.layout, def.exits(r))
-                                    )
-                                })
-                                .collect();
-                            opts.dedup();
-                            let e = unresolved(
-                                "rules::bad_exits",
-                                format!(
-                                    "tile {} cannot be turned to exits {}",
-                                    def.name,
-                                    exits_text(map.layout, mask)
-                                ),
-                            );
-                            return Err(if opts.is_empty() {
-                                e
-                            } else {
-                                e.help(format!("legal here: {}", opts.join(", ")))
-                            });
-                        }
-                    }
-                }
-            };
+            let (tile_id, rotation) = resolve_tile(game, tile, *hex, orientation, corp_of(entity))?;
             Action::LayTile {
                 entity,
                 hex: *hex,
                 tile: tile_id,
-                rotation: Rotation::new(rotation).unwrap_or_default(),
+                rotation,
             }
         }
         RawAction::Token { at, slot, cost } => {
@@ -1451,36 +1468,88 @@ impl Player<'_> {
     }
 
     fn correction(&mut self, game: &mut Game, c: &Correction) {
-        match &c.kind {
-            CorrectionKind::Cash { who, amount } => {
-                let target = entity_by_name(game, &who.text);
-                match target {
-                    Ok(Entity::Player(p)) => game.players[p.0 as usize].cash += Money(*amount),
-                    Ok(Entity::Corporation(k)) => game.corps[k.0 as usize].cash += Money(*amount),
-                    Ok(Entity::Company(_)) => {
-                        self.error(
-                            game,
-                            who.span,
-                            "rules::unknown_entity",
-                            "a private has no cash".into(),
-                            None,
-                            None,
-                        );
-                        return;
+        let applied = match &c.kind {
+            CorrectionKind::Cash { who, amount } => entity_by_name(game, &who.text)
+                .map_err(|u| (who.span, u))
+                .and_then(|entity| {
+                    game.correct_cash(entity, Money(*amount))
+                        .map_err(|e| (who.span, unresolved("rules::unknown_entity", e.to_string())))
+                })
+                .map(|()| format!("correct cash {} {amount:+}", notation::name(&who.text))),
+            CorrectionKind::Tile {
+                tile,
+                hex,
+                orientation,
+            } => resolve_tile(game, tile, *hex, orientation, None)
+                .and_then(|(tile, rotation)| {
+                    let lifted = game.correct_tile(*hex, tile, rotation).map_err(|e| {
+                        unresolved("rules::tile_unavailable", e.to_string()).help(
+                            "a tile correction takes a tile from the supply: `correct tile 57 E7 r2`",
+                        )
+                    })?;
+                    let mut text = format!(
+                        "correct tile {} {hex} r{}",
+                        game.title.map.tile_name(tile),
+                        rotation.get()
+                    );
+                    for corp in lifted {
+                        text.push_str(&format!(
+                            " ({}'s token returned)",
+                            game.title.corp(corp).sym
+                        ));
                     }
-                    Err(u) => {
-                        self.error(game, who.span, u.code, u.message, u.help, None);
-                        return;
-                    }
-                }
-                game.bank -= Money(*amount);
-                self.corrections.push(AppliedCorrection {
-                    span: c.span,
-                    text: format!("correct cash {} {amount:+}", notation::name(&who.text)),
-                    round: game.round_label(),
-                });
-            }
+                    Ok(text)
+                })
+                .map_err(|u| (c.span, u)),
+            CorrectionKind::Share { share, to } => self.correct_share(game, share, to),
+        };
+        match applied {
+            Ok(text) => self.corrections.push(AppliedCorrection {
+                span: c.span,
+                text,
+                round: game.round_label(),
+            }),
+            Err((span, u)) => self.error(game, span, u.code, u.message, u.help, None),
         }
+    }
+
+    /// `correct share Nord_3 Ann`: the certificate to a player, `pool` or `ipo`.
+    fn correct_share(
+        &mut self,
+        game: &mut Game,
+        share: &Name,
+        to: &Name,
+    ) -> Result<String, (Span, Unresolved)> {
+        let id = share_id(game, &share.text).map_err(|u| (share.span, u))?;
+        let holder = match to.text.as_str() {
+            "pool" => ShareHolder::Pool,
+            "ipo" => ShareHolder::Ipo,
+            name => match entity_by_name(game, name) {
+                Ok(Entity::Player(p)) => ShareHolder::Player(p),
+                Ok(_) => {
+                    return Err((
+                        to.span,
+                        unresolved(
+                            "rules::unknown_entity",
+                            "certificates are corrected to a player, `pool` or `ipo`",
+                        ),
+                    ))
+                }
+                Err(u) => return Err((to.span, u)),
+            },
+        };
+        game.correct_share(id, holder).map_err(|e| {
+            (
+                share.span,
+                unresolved("rules::unknown_share", e.to_string())
+                    .help("correct a normal certificate, e.g. `correct share Nord_3 Ann`"),
+            )
+        })?;
+        Ok(format!(
+            "correct share {} {}",
+            share_text(game, id),
+            notation::name(&to.text)
+        ))
     }
 }
 

@@ -1,0 +1,111 @@
+//! Corrections: table mistakes the players agreed to keep (cash moved, a tile left in place, a
+//! certificate in the wrong hands), applied outside the rules of play. The caller lists every
+//! one it applies; here only whether the correction can be carried out on this state is
+//! checked.
+
+use crate::action::Entity;
+use crate::engine::map::TrackError;
+use crate::engine::shares::Holder;
+use crate::engine::Game;
+use crate::ids::{CorpId, HexId, Money, PlayerId, Rotation, ShareId, TileId};
+
+/// Why a correction cannot be carried out.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CorrectionError {
+    /// Cash of a private company.
+    #[error("a private has no cash")]
+    NoCash,
+    /// The hex or the tile does not exist, or no such tile is in the supply.
+    #[error(transparent)]
+    Track(#[from] TrackError),
+    /// The president's certificate follows the presidency; correct the other certificates.
+    #[error("the president's certificate changes hands only with the presidency")]
+    PresidentCertificate,
+    /// The certificate is already with that holder.
+    #[error("the certificate is already there")]
+    AlreadyThere,
+    /// The certificate is nowhere (it left the game).
+    #[error("the certificate is not held by anyone")]
+    NotHeld,
+}
+
+/// Where a corrected certificate goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShareHolder {
+    /// The corporation's initial offering.
+    Ipo,
+    /// The open market.
+    Pool,
+    /// A player.
+    Player(PlayerId),
+}
+
+impl Game {
+    /// Moves `amount` from the bank to an entity's cash (negative: to the bank).
+    ///
+    /// # Errors
+    /// A private company has no cash.
+    pub fn correct_cash(&mut self, entity: Entity, amount: Money) -> Result<(), CorrectionError> {
+        match entity {
+            Entity::Player(p) => self.player_mut(p).cash += amount,
+            Entity::Corporation(c) => self.corp_mut(c).cash += amount,
+            Entity::Company(_) => return Err(CorrectionError::NoCash),
+        }
+        self.bank -= amount;
+        Ok(())
+    }
+
+    /// Leaves `tile` (from the supply) on `hex` turned to `rotation`, whatever lay there (which
+    /// goes back to the supply unless preprinted). No lay rule is checked. Tokens are kept
+    /// where the new tile has room, as in an upgrade; the corporations whose tokens do not fit
+    /// get them back, and are returned.
+    ///
+    /// # Errors
+    /// An unknown hex or tile, or a tile copy not in the supply.
+    pub fn correct_tile(
+        &mut self,
+        hex: HexId,
+        tile: TileId,
+        rotation: Rotation,
+    ) -> Result<Vec<CorpId>, CorrectionError> {
+        let map = self.title.map;
+        let index = map.hex_index(hex).ok_or(TrackError::NoSuchHex(hex))?;
+        if usize::from(tile.def.0) >= map.tiles.len() {
+            return Err(TrackError::UnknownTile(tile).into());
+        }
+        if !self.board.in_supply(tile) {
+            return Err(TrackError::TileNotInSupply {
+                tile: map.tile_name(tile),
+            }
+            .into());
+        }
+        Ok(self.board.lay(map, index, tile, rotation))
+    }
+
+    /// Moves a certificate, without payment, from whoever holds it to `to`; the presidency is
+    /// settled as after any transfer.
+    ///
+    /// # Errors
+    /// The president's certificate, a certificate already there or held by no one.
+    pub fn correct_share(
+        &mut self,
+        share: ShareId,
+        to: ShareHolder,
+    ) -> Result<(), CorrectionError> {
+        if share.index == 0 {
+            return Err(CorrectionError::PresidentCertificate);
+        }
+        let from = self.holder_of(share).ok_or(CorrectionError::NotHeld)?;
+        let to = match to {
+            ShareHolder::Ipo => Holder::Ipo(share.corp),
+            ShareHolder::Pool => Holder::Pool,
+            ShareHolder::Player(p) => Holder::Player(p),
+        };
+        if from == to {
+            return Err(CorrectionError::AlreadyThere);
+        }
+        let percent = self.share_percent(share);
+        self.transfer_shares(share.corp, &[share], from, to, percent);
+        Ok(())
+    }
+}

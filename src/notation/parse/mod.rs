@@ -1,0 +1,313 @@
+//! The reader: text → [`Document`], written with nom.
+//!
+//! Two levels, as in `grammar/railnote.ebnf`: [`lexical`] productions read the text (words,
+//! quoted names, tags, comments, separators), [`statement`] and [`action`] productions read
+//! the words of one statement (nom over a slice of words, [`words::Words`]), and [`word`]
+//! productions read inside one word (routes, orientations, par cells). nom has no recovery, so
+//! the loop here ([`Reader::movetext`]) drives the productions and, after every problem,
+//! resumes at the next word (lexical problems) or statement (`,`, end of line, comment,
+//! parenthesis): one run reports every syntax error of a file.
+
+mod action;
+mod error;
+mod lexical;
+mod statement;
+mod word;
+mod words;
+
+use std::sync::Arc;
+
+use nom::Offset;
+
+use self::error::{At, Problem};
+use self::statement::Statement;
+use self::words::{Quoting, Word};
+use crate::log::{LogSource, Span};
+use crate::notation::ast::*;
+use crate::notation::error::{ParseError, SyntaxError};
+
+/// Reads a railnote document.
+///
+/// # Errors
+/// Every syntax error of the file.
+pub fn parse(name: &str, src: &str) -> Result<Document, ParseError> {
+    let mut reader = Reader {
+        src,
+        rest: src,
+        words: Vec::new(),
+        errors: Vec::new(),
+    };
+    let doc = reader.document();
+    if reader.errors.is_empty() {
+        Ok(doc)
+    } else {
+        // In file order; where a problem of the text itself (an unclosed comment) and a problem
+        // of the move before it (a missing price) meet, the text's comes first.
+        let mut errors = reader.errors;
+        errors.sort_by_key(|(source, e)| (e.span.offset, *source));
+        Err(ParseError {
+            src: LogSource::new(name, Arc::from(src)),
+            errors: errors.into_iter().map(|(_, e)| e).collect(),
+        })
+    }
+}
+
+/// Why a move text stopped.
+enum Stop {
+    /// The end of the file.
+    End,
+    /// A `)`: the end of a variation, or a stray one.
+    Close(Span),
+    /// A tag: the next game's (or, before any move, this game's).
+    Tag(Tag),
+}
+
+struct Reader<'a> {
+    src: &'a str,
+    /// What is left to read.
+    rest: &'a str,
+    /// The words of the statement being read (reused).
+    words: Vec<Word<'a>>,
+    errors: Vec<(Source, SyntaxError)>,
+}
+
+/// Which level found a problem.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Source {
+    Text,
+    Statement,
+}
+
+impl<'a> Reader<'a> {
+    /// `document = game , { game }` ; `game = { tag } , movetext` — a tag after moves starts a
+    /// new game.
+    fn document(&mut self) -> Document {
+        let mut doc = Document::default();
+        let mut game = GameText::default();
+        loop {
+            let (body, stop) = self.movetext();
+            game.body.extend(body);
+            match stop {
+                Stop::Tag(tag) => {
+                    if !game.body.is_empty() {
+                        doc.games.push(std::mem::take(&mut game));
+                    }
+                    game.tags.push(tag);
+                }
+                Stop::Close(span) => self.push(Source::Statement, SyntaxError::new(
+                    "notation::unexpected",
+                    span,
+                    "expected a move, found `)` with no variation open",
+                    "no `(` before this",
+                    "a variation is `( … )` right after the move it replaces, e.g. `Ann: pass (Ann: buy Nord)`",
+                )),
+                Stop::End => break,
+            }
+        }
+        if !game.tags.is_empty() || !game.body.is_empty() {
+            doc.games.push(game);
+        }
+        doc
+    }
+
+    /// `movetext = { statement | comment | variation | sep }`, up to a tag, a `)` or the end.
+    fn movetext(&mut self) -> (Vec<Element>, Stop) {
+        let mut out = Vec::new();
+        // `Ann:` alone: the actor of the next statement.
+        let mut pending: Option<Name> = None;
+        let stop = loop {
+            self.skip_blank();
+            let Some(c) = self.rest.chars().next() else {
+                break Stop::End;
+            };
+            match c {
+                ',' | '\n' => {
+                    self.lexeme(lexical::sep);
+                }
+                '{' | ';' => {
+                    if let Some(c) = self.lexeme(lexical::comment) {
+                        out.push(Element::Comment(Comment {
+                            text: c.text.to_string(),
+                            line: c.line,
+                            span: self.span_of(c.written),
+                        }));
+                    }
+                }
+                '(' => {
+                    let (variation, stop) = self.variation();
+                    out.push(Element::Variation(variation));
+                    if let Some(stop) = stop {
+                        break stop;
+                    }
+                }
+                ')' => {
+                    let close = Span::new(self.src.offset(self.rest), 1);
+                    self.lexeme(lexical::close);
+                    break Stop::Close(close);
+                }
+                '[' => {
+                    if let Some(tag) = self.lexeme(lexical::tag) {
+                        break Stop::Tag(Tag {
+                            name: tag.name.to_string(),
+                            value: tag.value.to_string(),
+                            span: self.span_of(tag.written),
+                            value_span: self.span_of(tag.value),
+                        });
+                    }
+                }
+                '}' | ']' => {
+                    self.lexeme(lexical::stray);
+                }
+                _ => {
+                    self.statement_words();
+                    if !self.words.is_empty() {
+                        let mut words = std::mem::take(&mut self.words);
+                        match statement::statement(&mut words, pending.take()) {
+                            Ok(Statement::Element(e)) => out.push(e),
+                            Ok(Statement::Actor(actor)) => pending = Some(actor),
+                            Err((problem, end)) => self.report(*problem, end),
+                        }
+                        words.clear();
+                        self.words = words;
+                    }
+                }
+            }
+        };
+        if let Some(actor) = pending {
+            self.push(
+                Source::Statement,
+                SyntaxError::new(
+                    "notation::expected",
+                    actor.span,
+                    "expected an action after the actor",
+                    "actor without a move",
+                    "write the actor before its action: `Ann: pass`",
+                ),
+            );
+        }
+        (out, stop)
+    }
+
+    /// `variation = "(" , movetext , ")"`; a tag inside closes it (and is passed on).
+    fn variation(&mut self) -> (Variation, Option<Stop>) {
+        let open = Span::new(self.src.offset(self.rest), 1);
+        self.lexeme(lexical::open);
+        let (body, stop) = self.movetext();
+        let (end, passed_on) = match stop {
+            Stop::Close(close) => (close.end(), None),
+            stop => {
+                self.push(
+                    Source::Statement,
+                    SyntaxError::new(
+                        "notation::unclosed",
+                        open,
+                        "expected `)` to close this variation",
+                        "variation opened here is never closed",
+                        "a variation is `( … )`, e.g. `Ann: pass (Ann: buy Nord)`",
+                    ),
+                );
+                match stop {
+                    Stop::Tag(tag) => (tag.span.offset, Some(Stop::Tag(tag))),
+                    _ => (open.end(), Some(Stop::End)),
+                }
+            }
+        };
+        let span = Span::new(open.offset, end - open.offset);
+        (Variation { body, span }, passed_on)
+    }
+
+    /// The words of one statement, up to a separator, comment, parenthesis, tag or the end.
+    /// Stray closers and broken tags between words are reported and read past.
+    fn statement_words(&mut self) {
+        loop {
+            self.skip_blank();
+            let Some(c) = self.rest.chars().next() else {
+                return;
+            };
+            match c {
+                '"' => {
+                    if let Some(q) = self.lexeme(lexical::quoted) {
+                        let span = self.span_of(q.written);
+                        self.words.push(Word {
+                            text: q.text,
+                            span,
+                            quoting: if q.actor {
+                                Quoting::QuotedActor
+                            } else {
+                                Quoting::Quoted
+                            },
+                        });
+                    }
+                }
+                '}' | ']' => {
+                    self.lexeme(lexical::stray);
+                }
+                // A well-formed tag ends the statement (and the game's moves).
+                '[' if lexical::tag(self.rest).is_ok() => return,
+                '[' => {
+                    self.lexeme(lexical::tag);
+                }
+                c if lexical::is_word_char(c) => {
+                    if let Some(w) = self.lexeme(lexical::word) {
+                        let span = self.span_of(w);
+                        self.words.push(Word {
+                            text: w,
+                            span,
+                            quoting: Quoting::Bare,
+                        });
+                    }
+                }
+                _ => return,
+            }
+        }
+    }
+
+    /// Runs a lexical production on the unread text: on success reads past it; on a problem
+    /// reports it and resumes where the production says.
+    fn lexeme<O>(&mut self, p: fn(&'a str) -> lexical::LResult<'a, O>) -> Option<O> {
+        match p(self.rest) {
+            Ok((rest, o)) => {
+                self.rest = rest;
+                Some(o)
+            }
+            Err(nom::Err::Failure(error::Error(Some(problem)))) => {
+                if let At::Unread { resume, .. } = problem.at {
+                    self.rest = &self.src[self.src.len() - resume..];
+                }
+                self.report(*problem, 0);
+                None
+            }
+            // Not this lexeme (the caller peeked): read past one character.
+            Err(_) => {
+                let n = self.rest.chars().next().map_or(0, char::len_utf8);
+                self.rest = &self.rest[n..];
+                None
+            }
+        }
+    }
+
+    fn skip_blank(&mut self) {
+        if let Ok((rest, _)) = lexical::blank(self.rest) {
+            self.rest = rest;
+        }
+    }
+
+    fn span_of(&self, part: &str) -> Span {
+        Span::new(self.src.offset(part), part.len())
+    }
+
+    fn report(&mut self, problem: Problem, end_of_move: usize) {
+        let source = match problem.at {
+            At::Unread { .. } => Source::Text,
+            _ => Source::Statement,
+        };
+        self.push(
+            source,
+            problem.into_syntax_error(self.src.len(), end_of_move),
+        );
+    }
+
+    fn push(&mut self, source: Source, error: SyntaxError) {
+        self.errors.push((source, error));
+    }
+}
