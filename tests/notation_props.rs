@@ -31,19 +31,28 @@ fn a_move() -> impl Strategy<Value = String> {
     ]
 }
 
-/// A correction record (not a move: it takes no annotation).
+/// A correction record (not a move: it takes no annotation): cash, tile or share.
 fn a_correction() -> impl Strategy<Value = String> {
-    (
-        prop::sample::select(vec!["Ann", "Bob", "Cid"]),
-        1u32..500,
-        any::<bool>(),
-    )
-        .prop_map(|(who, amount, minus)| {
+    let who = prop::sample::select(vec!["Ann", "Bob", "Cid"]);
+    prop_oneof![
+        (who.clone(), 1u32..500, any::<bool>()).prop_map(|(who, amount, minus)| {
             format!(
                 "correct cash {who} {}{amount}",
                 if minus { "-" } else { "+" }
             )
-        })
+        }),
+        (
+            prop::sample::select(vec!["57", "57-1", "8", "9-0"]),
+            "[A-K][1-9]",
+            0u8..6
+        )
+            .prop_map(|(tile, hex, r)| format!("correct tile {tile} {hex} r{r}")),
+        (
+            prop::sample::select(vec!["Nord_3", "B_1", "GCL_8"]),
+            prop::sample::select(vec!["Ann", "Bob", "pool", "ipo"])
+        )
+            .prop_map(|(share, to)| format!("correct share {share} {to}")),
+    ]
 }
 
 fn a_line() -> impl Strategy<Value = String> {
