@@ -11,7 +11,7 @@ use crate::ids::{
     CityRef, CompanyId, CorpId, HexId, Money, Percent, PlayerId, Rotation, ShareId, TileId, TrainId,
 };
 use crate::log::error::{LogError, Problem, ProblemKind};
-use crate::log::json::{self, Obj};
+use crate::log::json::{self, Json, Obj, Val, What};
 use crate::log::raw::{self, Document, Header, LogPlayer, RawAction};
 use crate::log::source::LogSource;
 use crate::log::span::{Span, Spanned};
@@ -129,7 +129,8 @@ pub fn resolve(doc: &Document) -> Result<GameLog, LogError> {
     };
     let surviving = raw::filter(&doc.actions).map_err(fail)?;
     let mut r = Resolver {
-        src: &doc.src,
+        json: Json::new(&doc.src, &doc.tree),
+        doc,
         title,
         players: &doc.header.players,
         map: title.map,
@@ -183,7 +184,8 @@ const ACTION_TYPES: &str =
      dividend, buy_train, discard_train, bankrupt, undo, redo, message, program_*";
 
 struct Resolver<'a> {
-    src: &'a str,
+    json: Json<'a>,
+    doc: &'a Document,
     title: &'static Title,
     players: &'a [LogPlayer],
     map: &'a MapData,
@@ -206,12 +208,8 @@ macro_rules! keep {
 impl Resolver<'_> {
     fn action(&mut self, raw: &RawAction) -> Option<Action> {
         let kind = raw.kind.value.as_str();
-        let obj = Obj::with_fields(
-            self.src,
-            raw.span,
-            format!("the `{kind}` action"),
-            &raw.fields,
-        );
+        let doc = self.doc;
+        let obj = doc.object(raw);
         if !is_known_type(kind) {
             self.problems.push(
                 Problem::new(
@@ -557,10 +555,10 @@ impl Resolver<'_> {
             obj.array("shares", "the certificates, e.g. [\"Nord_3\"]")
         )?;
         let mut shares = Some(Vec::new());
-        for span in items {
+        for item in items {
             let share = keep!(
                 self,
-                json::string_at(self.src, span, &|| "a share id".into())
+                json::string_at(self.json, item, &|| "a share id".into())
             )
             .and_then(|s| self.share(&s));
             match (share, shares.as_mut()) {
@@ -770,8 +768,8 @@ impl Resolver<'_> {
             obj.array("routes", "one route per train: [{\"train\": \"2-0\", …}]")
         )?;
         let mut routes = Some(Vec::new());
-        for span in items {
-            let route = self.route(span);
+        for item in items {
+            let route = self.route(item);
             match (route, routes.as_mut()) {
                 (Some(r), Some(list)) => list.push(r),
                 _ => routes = None,
@@ -780,8 +778,8 @@ impl Resolver<'_> {
         routes
     }
 
-    fn route(&mut self, span: Span) -> Option<RouteSpec> {
-        let obj = keep!(self, Obj::at(self.src, span, "a route"))?;
+    fn route(&mut self, val: Val) -> Option<RouteSpec> {
+        let obj = keep!(self, Obj::at(self.json, val, What::Text("a route")))?;
         let train = self.train_field(&obj, "train");
         let revenue = keep!(self, obj.opt_int("revenue")).map(|r| r.map(|r| Money(r.value)));
         let mut connections = Some(Vec::new());
@@ -794,13 +792,13 @@ impl Resolver<'_> {
         )? {
             let hexes = keep!(
                 self,
-                json::array_at(self.src, seg, &|| "a route segment".into())
+                json::array_at(self.json, seg, &|| "a route segment".into())
             )
             .and_then(|hexes| {
                 let parsed: Vec<Option<HexId>> = hexes
                     .into_iter()
                     .map(|h| {
-                        keep!(self, json::string_at(self.src, h, &|| "a hex".into()))
+                        keep!(self, json::string_at(self.json, h, &|| "a hex".into()))
                             .and_then(|h| self.hex(&h))
                     })
                     .collect();
@@ -815,7 +813,7 @@ impl Resolver<'_> {
         for node in keep!(self, obj.opt_array("nodes"))? {
             let parsed = keep!(
                 self,
-                json::string_at(self.src, node, &|| "a route stop".into())
+                json::string_at(self.json, node, &|| "a route stop".into())
             )
             .and_then(|n| self.node(&n));
             match (parsed, nodes.as_mut()) {
