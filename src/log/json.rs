@@ -37,7 +37,7 @@ struct Node {
     /// The index after the value's last descendant: its next sibling, if it has one.
     end: u32,
     kind: Kind,
-    /// A string value with escape sequences.
+    /// A string value with escape sequences; an object with a key that has some.
     escaped: bool,
     /// A key with escape sequences.
     key_escaped: bool,
@@ -79,11 +79,35 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
     i
 }
 
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `w` (little endian) that is a quote, a backslash or a control
+/// character; the lowest one set is exact (the others may be false).
+fn specials(w: u64) -> u64 {
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v;
+    let quote = zero(w ^ (ONES * u64::from(b'"')));
+    let backslash = zero(w ^ (ONES * u64::from(b'\\')));
+    let control = w.wrapping_sub(ONES * 0x20) & !w;
+    (quote | backslash | control) & HIGHS
+}
+
 /// The end of the string starting with the quote at `i`, and whether it has escapes.
 fn string_end(b: &[u8], i: usize) -> Result<(usize, bool), usize> {
     let mut j = i + 1;
     let mut escaped = false;
     loop {
+        // Eight bytes at a time up to the next byte that needs a look.
+        while let Some(chunk) = b.get(j..j + 8) {
+            let mut word = [0; 8];
+            word.copy_from_slice(chunk);
+            let found = specials(u64::from_le_bytes(word));
+            if found != 0 {
+                j += (found.trailing_zeros() / 8) as usize;
+                break;
+            }
+            j += 8;
+        }
         match *b.get(j).ok_or(j)? {
             b'"' => return Ok((j + 1, escaped)),
             b'\\' => {
@@ -196,6 +220,9 @@ impl Tree {
                     if b.get(i) != Some(&close) {
                         if kind == Kind::Object {
                             i = member_key(b, i, &mut key)?;
+                            if let Some(n) = nodes.last_mut() {
+                                n.escaped |= key.2;
+                            }
                         } else {
                             key = (0, 0, false);
                         }
@@ -249,6 +276,7 @@ impl Tree {
                         i = skip_ws(b, i + 1);
                         if object {
                             i = member_key(b, i, &mut key)?;
+                            nodes[top as usize].escaped |= key.2;
                         } else {
                             key = (0, 0, false);
                         }
@@ -412,23 +440,32 @@ fn offset_of(src: &str, line: usize, column: usize) -> usize {
     src.len()
 }
 
+/// Decodes a value as a string, borrowed from the text unless it has escapes.
+pub(crate) fn text_at<'s>(
+    json: Json<'s>,
+    v: Val,
+    what: &dyn Fn() -> String,
+) -> Result<Spanned<Cow<'s, str>>, Problem> {
+    let n = json.node(v);
+    let span = json.span(v);
+    match (n.kind, n.escaped) {
+        (Kind::String, false) => {
+            let text = json.text(v);
+            Ok(Spanned::new(Cow::Borrowed(&text[1..text.len() - 1]), span))
+        }
+        _ => serde_json::from_str::<String>(json.text(v))
+            .map(|s| Spanned::new(Cow::Owned(s), span))
+            .map_err(|_| wrong_type(json.src, span, what, "a string")),
+    }
+}
+
 /// Decodes a value as a string.
 pub(crate) fn string_at(
     json: Json<'_>,
     v: Val,
     what: &dyn Fn() -> String,
 ) -> Result<Spanned<String>, Problem> {
-    let n = json.node(v);
-    let span = json.span(v);
-    match (n.kind, n.escaped) {
-        (Kind::String, false) => {
-            let text = json.text(v);
-            Ok(Spanned::new(text[1..text.len() - 1].to_string(), span))
-        }
-        _ => serde_json::from_str::<String>(json.text(v))
-            .map(|s| Spanned::new(s, span))
-            .map_err(|_| wrong_type(json.src, span, what, "a string")),
-    }
+    text_at(json, v, what).map(|t| Spanned::new(t.value.into_owned(), t.span))
 }
 
 /// Decodes a value as an integer (an integral float such as `80.0` is accepted).
@@ -522,10 +559,9 @@ impl<'s> Obj<'s> {
         let span = json.span(v);
         // A key that cannot be decoded makes the value unreadable as an object, as it is for
         // serde_json.
-        let readable = json.node(v).kind == Kind::Object
-            && json
-                .elements(v)
-                .all(|m| !json.node(m).key_escaped || json.key(m).is_some());
+        let n = json.node(v);
+        let readable = n.kind == Kind::Object
+            && (!n.escaped || json.elements(v).all(|m| json.key(m).is_some()));
         if !readable {
             return Err(wrong_type(
                 json.src,
@@ -576,10 +612,23 @@ impl<'s> Obj<'s> {
 
     /// A member's value; when a key is repeated, the last one counts (as for serde_json).
     fn member(&self, key: &str) -> Option<Val> {
-        self.json
-            .elements(self.val)
-            .filter(|m| self.json.key_is(*m, key))
-            .last()
+        let (nodes, src) = (&self.json.tree.nodes, self.json.src.as_bytes());
+        let (mut i, end) = (self.val.0 + 1, nodes[self.val.index()].end);
+        let mut found = None;
+        while i < end {
+            let n = &nodes[i as usize];
+            let is = if n.key_escaped {
+                self.json.key_is(Val(i), key)
+            } else {
+                let from = n.key_offset as usize;
+                n.key_len as usize == key.len() && &src[from..from + key.len()] == key.as_bytes()
+            };
+            if is {
+                found = Some(Val(i));
+            }
+            i = n.end;
+        }
+        found
     }
 
     /// A field's value; `null` counts as absent.
@@ -614,6 +663,20 @@ impl<'s> Obj<'s> {
         string_at(self.json, self.req(key, expected)?, &|| {
             self.field_name(key)
         })
+    }
+
+    /// A required string field, borrowed from the text unless it has escapes.
+    pub(crate) fn text(&self, key: &str, expected: &str) -> Result<Spanned<Cow<'s, str>>, Problem> {
+        text_at(self.json, self.req(key, expected)?, &|| {
+            self.field_name(key)
+        })
+    }
+
+    /// An optional string field, borrowed from the text unless it has escapes.
+    pub(crate) fn opt_text(&self, key: &str) -> Result<Option<Spanned<Cow<'s, str>>>, Problem> {
+        self.get(key)
+            .map(|v| text_at(self.json, v, &|| self.field_name(key)))
+            .transpose()
     }
 
     pub(crate) fn opt_str(&self, key: &str) -> Result<Option<Spanned<String>>, Problem> {
