@@ -631,6 +631,30 @@ impl<'s> Obj<'s> {
         found
     }
 
+    /// Several fields' values, found in one pass over the members; `null` counts as absent.
+    pub(crate) fn get_all<const N: usize>(&self, keys: [&str; N]) -> [Option<Val>; N] {
+        let (nodes, src) = (&self.json.tree.nodes, self.json.src.as_bytes());
+        let (mut i, end) = (self.val.0 + 1, nodes[self.val.index()].end);
+        let mut found = [None; N];
+        while i < end {
+            let n = &nodes[i as usize];
+            let from = n.key_offset as usize;
+            for (k, key) in keys.iter().enumerate() {
+                let is = if n.key_escaped {
+                    self.json.key_is(Val(i), key)
+                } else {
+                    n.key_len as usize == key.len()
+                        && &src[from..from + key.len()] == key.as_bytes()
+                };
+                if is {
+                    found[k] = Some(Val(i));
+                }
+            }
+            i = n.end;
+        }
+        found.map(|v| v.filter(|v| self.json.node(*v).kind != Kind::Null))
+    }
+
     /// A field's value; `null` counts as absent.
     pub(crate) fn get(&self, key: &str) -> Option<Val> {
         self.member(key)
@@ -644,7 +668,17 @@ impl<'s> Obj<'s> {
 
     /// A required field's value.
     pub(crate) fn req(&self, key: &str, expected: &str) -> Result<Val, Problem> {
-        self.get(key).ok_or_else(|| {
+        self.required(key, self.get(key), expected)
+    }
+
+    /// A required field's value, found already.
+    pub(crate) fn required(
+        &self,
+        key: &str,
+        found: Option<Val>,
+        expected: &str,
+    ) -> Result<Val, Problem> {
+        found.ok_or_else(|| {
             Problem::new(
                 ProblemKind::MissingField,
                 self.span,
@@ -655,7 +689,8 @@ impl<'s> Obj<'s> {
         })
     }
 
-    fn field_name(&self, key: &str) -> String {
+    /// How a field is named in messages: "`price` of the `bid` action".
+    pub(crate) fn field_name(&self, key: &str) -> String {
         format!("`{key}` of {}", self.what)
     }
 

@@ -236,18 +236,39 @@ fn parse_action(json: Json<'_>, val: Val, auto: bool) -> Result<RawAction, Vec<P
     let what = What::Text(if auto { "an auto action" } else { "an action" });
     let obj = Obj::at(json, val, what).map_err(|p| vec![p])?;
     let mut problems = Vec::new();
-    let kind = obj.str("type", "the action type, e.g. \"lay_tile\"");
+    // The fields every action may have, found in one pass (a log has thousands of actions).
+    let [kind, id, entity, entity_type, action_id, autos] = obj.get_all([
+        "type",
+        "id",
+        "entity",
+        "entity_type",
+        "action_id",
+        "auto_actions",
+    ]);
+    let name = |key: &'static str| move || obj.field_name(key);
+    let kind = obj
+        .required("type", kind, "the action type, e.g. \"lay_tile\"")
+        .and_then(|v| json::string_at(json, v, &name("type")));
     let id = if auto {
         Ok(None)
     } else {
-        obj.int("id", "the action's integer id").map(Some)
+        obj.required("id", id, "the action's integer id")
+            .and_then(|v| json::int_at(json, v, &name("id")))
+            .map(Some)
     };
-    let entity = obj.opt_id("entity");
-    let entity_type = obj.opt_str("entity_type");
-    let action_id = obj.opt_int("action_id");
+    let entity = entity
+        .map(|v| json::id_at(json, v, &name("entity")))
+        .transpose();
+    let entity_type = entity_type
+        .map(|v| json::string_at(json, v, &name("entity_type")))
+        .transpose();
+    let action_id = action_id
+        .map(|v| json::int_at(json, v, &name("action_id")))
+        .transpose();
     let mut auto_actions = Vec::new();
-    match obj.opt_array("auto_actions") {
-        Ok(items) => {
+    match autos.map(|v| json::array_at(json, v, &name("auto_actions"))) {
+        None => {}
+        Some(Ok(items)) => {
             for item in items {
                 match parse_action(json, item, true) {
                     Ok(a) => auto_actions.push(a),
@@ -255,7 +276,7 @@ fn parse_action(json: Json<'_>, val: Val, auto: bool) -> Result<RawAction, Vec<P
                 }
             }
         }
-        Err(p) => problems.push(p),
+        Some(Err(p)) => problems.push(p),
     }
     let (kind, id, entity, entity_type, action_id) =
         match (kind, id, entity, entity_type, action_id) {
