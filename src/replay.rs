@@ -158,10 +158,16 @@ impl<'l> Replay<'l> {
         let mut game = self.start.clone();
         let mut redo = |logged: &LoggedAction, autos: usize| {
             let accepted = game.process_in_place(&logged.action);
-            debug_assert!(accepted.is_ok(), "an action accepted once is accepted again");
+            debug_assert!(
+                accepted.is_ok(),
+                "an action accepted once is accepted again"
+            );
             for auto in &logged.auto_actions[..autos] {
                 let accepted = game.process_in_place(&auto.action);
-                debug_assert!(accepted.is_ok(), "an action accepted once is accepted again");
+                debug_assert!(
+                    accepted.is_ok(),
+                    "an action accepted once is accepted again"
+                );
             }
         };
         for logged in &self.log.actions[..self.next] {
@@ -409,7 +415,10 @@ mod tests {
             };
             let mut files: Vec<_> = dir.filter_map(|e| Some(e.ok()?.path())).collect();
             files.sort();
-            for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "json")) {
+            for f in files
+                .iter()
+                .filter(|f| f.extension().is_some_and(|e| e == "json"))
+            {
                 texts.push((f.display().to_string(), std::fs::read_to_string(f).unwrap()));
             }
         }
@@ -471,9 +480,17 @@ mod tests {
                 bad.actions[at].auto_actions.clear();
                 let mut replay = Replay::new(&bad).unwrap();
                 scribble_before(&mut replay, at);
-                let err = replay.run_with(|_, _| ControlFlow::Continue(())).unwrap_err();
+                let err = replay
+                    .run_with(|_, _| ControlFlow::Continue(()))
+                    .unwrap_err();
                 assert_eq!((err.index, err.auto), (at + 1, None), "{}", log.name);
-                assert_eq!(replay.game().state_debug(), before, "{} #{}", log.name, at + 1);
+                assert_eq!(
+                    replay.game().state_debug(),
+                    before,
+                    "{} #{}",
+                    log.name,
+                    at + 1
+                );
                 // The action at `at` kept, with its auto actions followed by an illegal one.
                 let mut after = game.clone();
                 after.process(&log.actions[at].action).unwrap();
@@ -489,7 +506,9 @@ mod tests {
                 });
                 let mut replay = Replay::new(&bad).unwrap();
                 scribble_before(&mut replay, at);
-                let err = replay.run_with(|_, _| ControlFlow::Continue(())).unwrap_err();
+                let err = replay
+                    .run_with(|_, _| ControlFlow::Continue(()))
+                    .unwrap_err();
                 assert_eq!(
                     (err.index, err.auto),
                     (at + 1, Some(autos + 1)),

@@ -400,10 +400,24 @@ impl Game {
         format!(
             "{:?}",
             (
-                (options, players, seats, corps, companies, pool, market_cells),
+                (
+                    options,
+                    players,
+                    seats,
+                    corps,
+                    companies,
+                    pool,
+                    market_cells
+                ),
                 (trains, pool_train_order, market_end_reached, phase, bank),
                 (bank_broken, board, turn, operating_rounds, round, finished),
-                (end_reason, end_trigger, priority_deal, resolved_setup, assignments),
+                (
+                    end_reason,
+                    end_trigger,
+                    priority_deal,
+                    resolved_setup,
+                    assignments
+                ),
             )
         )
     }
