@@ -57,10 +57,18 @@ pub struct Processed<'l> {
 }
 
 /// A replay in progress: the game after the actions processed so far.
+///
+/// Actions are applied in place ([`Game::process_in_place`]), without the copy per action that
+/// [`Game::process`] makes to undo a rejected one: a rejected action is rare (a replay stops at
+/// it) and the state before it is rebuilt instead, from the initial state and the actions that
+/// were accepted before it (the engine is deterministic, so they are accepted again and lead to
+/// the same state).
 #[derive(Debug)]
 pub struct Replay<'l> {
     log: &'l GameLog,
     game: Game,
+    /// The game as set up, before any action: where a rebuild starts.
+    start: Game,
     next: usize,
 }
 
@@ -87,7 +95,12 @@ impl<'l> Replay<'l> {
                 error,
             }
         })?;
-        Ok(Replay { log, game, next: 0 })
+        Ok(Replay {
+            log,
+            start: game.clone(),
+            game,
+            next: 0,
+        })
     }
 
     /// The game after the actions processed so far.
@@ -121,11 +134,13 @@ impl<'l> Replay<'l> {
                   violation: RuleViolation| {
             IllegalAction::new(self.log, game, logged, index, action, span, auto, violation)
         };
-        if let Err(v) = self.game.process(&logged.action) {
+        if let Err(v) = self.game.process_in_place(&logged.action) {
+            self.rebuild(None);
             return Some(Err(at(&self.game, &logged.action, logged.span, None, v)));
         }
         for (i, auto) in logged.auto_actions.iter().enumerate() {
-            if let Err(v) = self.game.process(&auto.action) {
+            if let Err(v) = self.game.process_in_place(&auto.action) {
+                self.rebuild(Some(i));
                 return Some(Err(at(&self.game, &auto.action, auto.span, Some(i + 1), v)));
             }
         }
@@ -134,6 +149,34 @@ impl<'l> Replay<'l> {
             index,
             action: logged,
         }))
+    }
+
+    /// Puts the game back in the state before a rejected action: the initial state, then every
+    /// action processed so far, then, if the rejected action is an auto action, the next
+    /// top-level action and its first `autos_done` auto actions.
+    fn rebuild(&mut self, autos_done: Option<usize>) {
+        let mut game = self.start.clone();
+        let mut redo = |logged: &LoggedAction, autos: usize| {
+            let accepted = game.process_in_place(&logged.action);
+            debug_assert!(
+                accepted.is_ok(),
+                "an action accepted once is accepted again"
+            );
+            for auto in &logged.auto_actions[..autos] {
+                let accepted = game.process_in_place(&auto.action);
+                debug_assert!(
+                    accepted.is_ok(),
+                    "an action accepted once is accepted again"
+                );
+            }
+        };
+        for logged in &self.log.actions[..self.next] {
+            redo(logged, logged.auto_actions.len());
+        }
+        if let Some(autos) = autos_done {
+            redo(&self.log.actions[self.next], autos);
+        }
+        self.game = game;
     }
 
     /// Processes every remaining action, calling `visit` after each one with the new state;
@@ -338,5 +381,142 @@ impl Diagnostic for IllegalAction {
             parts.push(format!("legal here: {}", self.legal.join("; ")));
         }
         (!parts.is_empty()).then(|| Box::new(parts.join("\n")) as Box<dyn fmt::Display>)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::action::Entity;
+    use crate::ids::{CorpId, PlayerId};
+    use crate::log::AutoAction;
+
+    /// Logs to replay: the self-play samples, and the shared fixtures when they are present.
+    fn logs() -> Vec<GameLog> {
+        let mut texts: Vec<(String, String)> = [
+            (
+                "seed1",
+                include_str!("../samples/1836jr30-selfplay-greedy-3p-seed1.json"),
+            ),
+            (
+                "seed200",
+                include_str!("../samples/1836jr30-selfplay-greedy-4p-seed200.json"),
+            ),
+        ]
+        .iter()
+        .map(|(n, t)| (n.to_string(), t.to_string()))
+        .collect();
+        let shared = std::env::var_os("RAILNOTE_SHARED")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+        for title in ["1836Jr30", "18Ireland"] {
+            let Ok(dir) = std::fs::read_dir(shared.join("fixtures").join(title)) else {
+                continue;
+            };
+            let mut files: Vec<_> = dir.filter_map(|e| Some(e.ok()?.path())).collect();
+            files.sort();
+            for f in files
+                .iter()
+                .filter(|f| f.extension().is_some_and(|e| e == "json"))
+            {
+                texts.push((f.display().to_string(), std::fs::read_to_string(f).unwrap()));
+            }
+        }
+        texts
+            .iter()
+            .map(|(name, text)| crate::log::read(name, text).unwrap())
+            .collect()
+    }
+
+    /// An action the game rejects in this state.
+    fn rejected(game: &Game) -> Action {
+        let candidates = (0..game.players.len())
+            .map(|p| Action::Pass {
+                entity: Entity::Player(PlayerId(p as u8)),
+            })
+            .chain((0..game.corps.len()).map(|c| Action::Pass {
+                entity: Entity::Corporation(CorpId(c as u8)),
+            }))
+            .chain((0..game.players.len()).map(|p| Action::Bankrupt {
+                entity: Entity::Player(PlayerId(p as u8)),
+            }));
+        candidates
+            .into_iter()
+            .find(|a| game.check(a).is_err())
+            .expect("some pass or bankruptcy is illegal")
+    }
+
+    /// Steps `replay` to just before action `at`, then changes the state as a rejected action
+    /// might have before it failed (in a way that changes no verdict).
+    fn scribble_before(replay: &mut Replay<'_>, at: usize) {
+        while replay.processed() < at {
+            replay.step().unwrap().unwrap();
+        }
+        replay.game.players[0].name.push_str(" (changed)");
+    }
+
+    /// A rejected action, top-level or auto, leaves the replay at the state before it (whatever
+    /// it changed before failing is undone): the same state as [`Game::process`], which copies
+    /// the game before every action, leaves.
+    #[test]
+    fn a_rejected_action_leaves_the_state_before_it() {
+        for log in logs() {
+            let mut game = Game::new(&setup(&log)).unwrap();
+            let n = log.actions.len();
+            let positions: Vec<usize> = (0..n).step_by(n / 6 + 1).chain([n - 1]).collect();
+            let mut k = 0;
+            for &at in &positions {
+                while k < at {
+                    game.process(&log.actions[k].action).unwrap();
+                    for auto in &log.actions[k].auto_actions {
+                        game.process(&auto.action).unwrap();
+                    }
+                    k += 1;
+                }
+                let before = game.state_debug();
+                // The action at `at` replaced by an illegal one.
+                let mut bad = log.clone();
+                bad.actions[at].action = rejected(&game);
+                bad.actions[at].auto_actions.clear();
+                let mut replay = Replay::new(&bad).unwrap();
+                scribble_before(&mut replay, at);
+                let err = replay
+                    .run_with(|_, _| ControlFlow::Continue(()))
+                    .unwrap_err();
+                assert_eq!((err.index, err.auto), (at + 1, None), "{}", log.name);
+                assert_eq!(
+                    replay.game().state_debug(),
+                    before,
+                    "{} #{}",
+                    log.name,
+                    at + 1
+                );
+                // The action at `at` kept, with its auto actions followed by an illegal one.
+                let mut after = game.clone();
+                after.process(&log.actions[at].action).unwrap();
+                for auto in &log.actions[at].auto_actions {
+                    after.process(&auto.action).unwrap();
+                }
+                let mut bad = log.clone();
+                let autos = log.actions[at].auto_actions.len();
+                bad.actions[at].auto_actions.push(AutoAction {
+                    type_name: "pass".into(),
+                    span: log.actions[at].span,
+                    action: rejected(&after),
+                });
+                let mut replay = Replay::new(&bad).unwrap();
+                scribble_before(&mut replay, at);
+                let err = replay
+                    .run_with(|_, _| ControlFlow::Continue(()))
+                    .unwrap_err();
+                assert_eq!(
+                    (err.index, err.auto),
+                    (at + 1, Some(autos + 1)),
+                    "{}",
+                    log.name
+                );
+                assert_eq!(replay.game().state_debug(), after.state_debug());
+            }
+        }
     }
 }

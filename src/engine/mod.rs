@@ -396,6 +396,25 @@ impl Game {
         Ok(())
     }
 
+    /// Checks and applies one action without the copy [`Game::process`] makes to keep a
+    /// rejected action from changing anything: on error the game may be partly changed and
+    /// must be thrown away or rebuilt. The verdict is the one [`Game::process`] gives.
+    ///
+    /// The copy is most of the cost of a replay; [`crate::replay::Replay`], which can rebuild
+    /// the state before a rejected action from the log, processes actions this way.
+    ///
+    /// # Errors
+    /// The rule the action breaks.
+    pub(crate) fn process_in_place(&mut self, action: &Action) -> Result<(), RuleViolation> {
+        if self.finished {
+            return Err(RuleViolation::GameOver);
+        }
+        if let Action::Program { .. } = action {
+            return Ok(());
+        }
+        self.apply(action)
+    }
+
     fn apply(&mut self, action: &Action) -> Result<(), RuleViolation> {
         match self.round {
             Round::Auction(_) => auction::process(self, action)?,
@@ -405,6 +424,61 @@ impl Game {
         }
         self.after_action();
         Ok(())
+    }
+
+    /// Every piece of the state (not the title), for tests that compare states; destructured in
+    /// full so that a new field cannot be left out.
+    #[cfg(test)]
+    pub(crate) fn state_debug(&self) -> String {
+        let Game {
+            title: _,
+            options,
+            players,
+            seats,
+            corps,
+            companies,
+            pool,
+            market_cells,
+            trains,
+            pool_train_order,
+            market_end_reached,
+            phase,
+            bank,
+            bank_broken,
+            board,
+            turn,
+            operating_rounds,
+            round,
+            finished,
+            end_reason,
+            end_trigger,
+            priority_deal,
+            resolved_setup,
+            assignments,
+        } = self;
+        format!(
+            "{:?}",
+            (
+                (
+                    options,
+                    players,
+                    seats,
+                    corps,
+                    companies,
+                    pool,
+                    market_cells
+                ),
+                (trains, pool_train_order, market_end_reached, phase, bank),
+                (bank_broken, board, turn, operating_rounds, round, finished),
+                (
+                    end_reason,
+                    end_trigger,
+                    priority_deal,
+                    resolved_setup,
+                    assignments
+                ),
+            )
+        )
     }
 
     /// The kind of round in progress.

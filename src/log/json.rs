@@ -1,21 +1,396 @@
-//! Located JSON access: the file is validated once by serde_json, then every object field and
-//! array element is known by the byte span of its text, so each problem can point at the exact
-//! place. Values are decoded only when asked for.
+//! Located JSON access: the file is read once into a flat [`Tree`] of its values, each known by
+//! the byte span of its text, so each problem can point at the exact place. Values are decoded
+//! only when asked for.
+//!
+//! serde_json stays the authority on syntax: the tree accepts exactly the texts serde_json
+//! accepts, a file it rejects is reported with serde_json's message, and values with escapes
+//! or in unusual forms (`80.0`) are decoded by serde_json. The tree exists because reading a
+//! log through serde_json's borrowed raw values visits every byte once per nesting level.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::fmt;
 
 use serde_json::value::RawValue;
 
 use crate::log::error::{Problem, ProblemKind};
 use crate::log::span::{Span, Spanned};
 
-/// The span of a borrowed raw value inside `src` (the raw value must be a slice of `src`).
-fn span_of(src: &str, raw: &RawValue) -> Span {
-    let text = raw.get();
-    let offset = text.as_ptr() as usize - src.as_ptr() as usize;
-    debug_assert!(offset + text.len() <= src.len());
-    Span::new(offset, text.len())
+/// The JSON type of a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Object,
+    Array,
+    String,
+    Number,
+    Bool,
+    Null,
+}
+
+/// One value of the tree. Offsets are `u32`: [`Tree::parse`] refuses texts of 4 GiB and more.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    offset: u32,
+    len: u32,
+    /// For a member of an object: its key's text between the quotes.
+    key_offset: u32,
+    key_len: u32,
+    /// The index after the value's last descendant: its next sibling, if it has one.
+    end: u32,
+    kind: Kind,
+    /// A string value with escape sequences; an object with a key that has some.
+    escaped: bool,
+    /// A key with escape sequences.
+    key_escaped: bool,
+}
+
+/// Every value of a JSON text, in text order (a container before its elements).
+#[derive(Clone, Default)]
+pub(crate) struct Tree {
+    nodes: Vec<Node>,
+}
+
+impl fmt::Debug for Tree {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Tree({} values)", self.nodes.len())
+    }
+}
+
+/// A value of a [`Tree`], by index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Val(u32);
+
+impl Val {
+    /// The whole text's value.
+    pub(crate) const ROOT: Val = Val(0);
+
+    pub(crate) fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\n' | b'\t' | b'\r')
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while b.get(i).copied().is_some_and(is_ws) {
+        i += 1;
+    }
+    i
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `w` (little endian) that is a quote, a backslash or a control
+/// character; the lowest one set is exact (the others may be false).
+fn specials(w: u64) -> u64 {
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v;
+    let quote = zero(w ^ (ONES * u64::from(b'"')));
+    let backslash = zero(w ^ (ONES * u64::from(b'\\')));
+    let control = w.wrapping_sub(ONES * 0x20) & !w;
+    (quote | backslash | control) & HIGHS
+}
+
+/// The end of the string starting with the quote at `i`, and whether it has escapes.
+fn string_end(b: &[u8], i: usize) -> Result<(usize, bool), usize> {
+    let mut j = i + 1;
+    let mut escaped = false;
+    loop {
+        // Eight bytes at a time up to the next byte that needs a look.
+        while let Some(chunk) = b.get(j..j + 8) {
+            let mut word = [0; 8];
+            word.copy_from_slice(chunk);
+            let found = specials(u64::from_le_bytes(word));
+            if found != 0 {
+                j += (found.trailing_zeros() / 8) as usize;
+                break;
+            }
+            j += 8;
+        }
+        match *b.get(j).ok_or(j)? {
+            b'"' => return Ok((j + 1, escaped)),
+            b'\\' => {
+                escaped = true;
+                match *b.get(j + 1).ok_or(j + 1)? {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => j += 2,
+                    b'u' => {
+                        let hex = b.get(j + 2..j + 6).ok_or(j + 2)?;
+                        if !hex.iter().all(u8::is_ascii_hexdigit) {
+                            return Err(j + 2);
+                        }
+                        j += 6;
+                    }
+                    _ => return Err(j + 1),
+                }
+            }
+            c if c < 0x20 => return Err(j),
+            _ => j += 1,
+        }
+    }
+}
+
+fn digits_end(b: &[u8], mut i: usize) -> usize {
+    while b.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    i
+}
+
+/// The end of the number starting at `i` (RFC 8259 grammar, as serde_json reads it).
+fn number_end(b: &[u8], i: usize) -> Result<usize, usize> {
+    let mut j = i;
+    if b.get(j) == Some(&b'-') {
+        j += 1;
+    }
+    match b.get(j) {
+        Some(b'0') => j += 1,
+        Some(b'1'..=b'9') => j = digits_end(b, j + 1),
+        _ => return Err(j),
+    }
+    if b.get(j) == Some(&b'.') {
+        let k = digits_end(b, j + 1);
+        if k == j + 1 {
+            return Err(k);
+        }
+        j = k;
+    }
+    if matches!(b.get(j), Some(b'e' | b'E')) {
+        j += 1;
+        if matches!(b.get(j), Some(b'+' | b'-')) {
+            j += 1;
+        }
+        let k = digits_end(b, j);
+        if k == j {
+            return Err(k);
+        }
+        j = k;
+    }
+    Ok(j)
+}
+
+/// After the `"` of a member's key at `i`: reads the key, the colon and the whitespace before
+/// the value; returns where the value starts.
+fn member_key(b: &[u8], i: usize, key: &mut (u32, u32, bool)) -> Result<usize, usize> {
+    if b.get(i) != Some(&b'"') {
+        return Err(i);
+    }
+    let (end, escaped) = string_end(b, i)?;
+    *key = ((i + 1) as u32, (end - i - 2) as u32, escaped);
+    let colon = skip_ws(b, end);
+    if b.get(colon) != Some(&b':') {
+        return Err(colon);
+    }
+    Ok(skip_ws(b, colon + 1))
+}
+
+impl Tree {
+    /// Reads a JSON text; on a syntax error, where it is (serde_json says what it is).
+    fn parse(src: &str) -> Result<Tree, usize> {
+        let b = src.as_bytes();
+        if u32::try_from(b.len()).is_err() {
+            return Err(0);
+        }
+        // About one value per 8 bytes of an 18xx.games log.
+        let mut nodes: Vec<Node> = Vec::with_capacity(b.len() / 8 + 1);
+        // The containers not yet closed, innermost last.
+        let mut open: Vec<u32> = Vec::new();
+        let mut key = (0, 0, false);
+        let mut i = skip_ws(b, 0);
+        loop {
+            // A value starts at `i`.
+            let start = i;
+            let node = |kind: Kind, len: usize, escaped: bool| Node {
+                offset: start as u32,
+                len: len as u32,
+                key_offset: key.0,
+                key_len: key.1,
+                end: 0,
+                kind,
+                escaped,
+                key_escaped: key.2,
+            };
+            let leaf = match *b.get(i).ok_or(i)? {
+                c @ (b'{' | b'[') => {
+                    let kind = if c == b'{' { Kind::Object } else { Kind::Array };
+                    open.push(nodes.len() as u32);
+                    nodes.push(node(kind, 0, false));
+                    i = skip_ws(b, i + 1);
+                    let close = if c == b'{' { b'}' } else { b']' };
+                    if b.get(i) != Some(&close) {
+                        if kind == Kind::Object {
+                            i = member_key(b, i, &mut key)?;
+                            if let Some(n) = nodes.last_mut() {
+                                n.escaped |= key.2;
+                            }
+                        } else {
+                            key = (0, 0, false);
+                        }
+                        continue;
+                    }
+                    // An empty container: closed below.
+                    None
+                }
+                b'"' => {
+                    let (end, escaped) = string_end(b, i)?;
+                    Some((node(Kind::String, end - i, escaped), end))
+                }
+                b'-' | b'0'..=b'9' => {
+                    let end = number_end(b, i)?;
+                    Some((node(Kind::Number, end - i, false), end))
+                }
+                _ => {
+                    let (kind, word): (Kind, &[u8]) = match b[i] {
+                        b't' => (Kind::Bool, b"true"),
+                        b'f' => (Kind::Bool, b"false"),
+                        b'n' => (Kind::Null, b"null"),
+                        _ => return Err(i),
+                    };
+                    if !b[i..].starts_with(word) {
+                        return Err(i);
+                    }
+                    Some((node(kind, word.len(), false), i + word.len()))
+                }
+            };
+            if let Some((n, end)) = leaf {
+                let index = nodes.len() as u32;
+                nodes.push(Node {
+                    end: index + 1,
+                    ..n
+                });
+                i = end;
+            }
+            // After a value: the next element, or the end of the containers it closes.
+            loop {
+                i = skip_ws(b, i);
+                let Some(&top) = open.last() else {
+                    return if i == b.len() {
+                        Ok(Tree { nodes })
+                    } else {
+                        Err(i)
+                    };
+                };
+                let object = nodes[top as usize].kind == Kind::Object;
+                match (b.get(i), object) {
+                    (Some(b','), _) => {
+                        i = skip_ws(b, i + 1);
+                        if object {
+                            i = member_key(b, i, &mut key)?;
+                            nodes[top as usize].escaped |= key.2;
+                        } else {
+                            key = (0, 0, false);
+                        }
+                        break;
+                    }
+                    (Some(b'}'), true) | (Some(b']'), false) => {
+                        let end = nodes.len() as u32;
+                        let n = &mut nodes[top as usize];
+                        n.len = (i + 1) as u32 - n.offset;
+                        n.end = end;
+                        open.pop();
+                        i += 1;
+                    }
+                    _ => return Err(i),
+                }
+            }
+        }
+    }
+}
+
+/// A JSON text and its tree.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Json<'s> {
+    pub(crate) src: &'s str,
+    tree: &'s Tree,
+}
+
+/// The elements of an array, in order.
+#[derive(Debug, Clone)]
+pub(crate) struct Elements<'s> {
+    nodes: &'s [Node],
+    next: u32,
+    end: u32,
+}
+
+impl Iterator for Elements<'_> {
+    type Item = Val;
+
+    fn next(&mut self) -> Option<Val> {
+        (self.next < self.end).then(|| {
+            let v = Val(self.next);
+            self.next = self.nodes[self.next as usize].end;
+            v
+        })
+    }
+}
+
+impl<'s> Json<'s> {
+    /// Reads the whole text.
+    ///
+    /// # Errors
+    /// The text is not JSON.
+    pub(crate) fn parse(src: &str) -> Result<Tree, Problem> {
+        Tree::parse(src).map_err(|at| match serde_json::from_str::<&RawValue>(src) {
+            Err(e) => syntax_problem(src, &e),
+            // Only a text of 4 GiB or more gets here.
+            Ok(_) => Problem::new(
+                ProblemKind::Syntax,
+                Span::new(at.min(src.len()), 0),
+                "the file is too large to be a game log",
+                "here",
+            ),
+        })
+    }
+
+    /// The text `src` read into `tree` (by [`Json::parse`]).
+    pub(crate) fn new(src: &'s str, tree: &'s Tree) -> Json<'s> {
+        Json { src, tree }
+    }
+
+    fn node(self, v: Val) -> &'s Node {
+        &self.tree.nodes[v.index()]
+    }
+
+    /// The span of a value's text.
+    pub(crate) fn span(self, v: Val) -> Span {
+        let n = self.node(v);
+        Span::new(n.offset as usize, n.len as usize)
+    }
+
+    fn text(self, v: Val) -> &'s str {
+        let n = self.node(v);
+        &self.src[n.offset as usize..(n.offset + n.len) as usize]
+    }
+
+    fn elements(self, v: Val) -> Elements<'s> {
+        Elements {
+            nodes: &self.tree.nodes,
+            next: v.0 + 1,
+            end: self.node(v).end,
+        }
+    }
+
+    /// The key of an object's member, decoded; `None` if it cannot be (a lone surrogate).
+    fn key(self, member: Val) -> Option<Cow<'s, str>> {
+        let n = self.node(member);
+        let (from, to) = (n.key_offset as usize, (n.key_offset + n.key_len) as usize);
+        if n.key_escaped {
+            serde_json::from_str::<String>(&self.src[from - 1..to + 1])
+                .ok()
+                .map(Cow::Owned)
+        } else {
+            Some(Cow::Borrowed(&self.src[from..to]))
+        }
+    }
+
+    fn key_is(self, member: Val, key: &str) -> bool {
+        let n = self.node(member);
+        if n.key_escaped {
+            return self.key(member).is_some_and(|k| k == key);
+        }
+        let from = n.key_offset as usize;
+        &self.src[from..from + n.key_len as usize] == key
+    }
 }
 
 /// The JSON type of the value written at `span`, for "expected …, found …" messages.
@@ -28,10 +403,6 @@ pub(crate) fn found(src: &str, span: Span) -> &'static str {
         Some(b'n') => "null",
         _ => "a number",
     }
-}
-
-fn is_null(src: &str, span: Span) -> bool {
-    &src[span.offset..span.end()] == "null"
 }
 
 fn wrong_type(src: &str, span: Span, what: &dyn Fn() -> String, expected: &str) -> Problem {
@@ -69,147 +440,245 @@ fn offset_of(src: &str, line: usize, column: usize) -> usize {
     src.len()
 }
 
-/// Decodes the value at `span` as a string.
-pub(crate) fn string_at(
-    src: &str,
-    span: Span,
+/// Decodes a value as a string, borrowed from the text unless it has escapes.
+pub(crate) fn text_at<'s>(
+    json: Json<'s>,
+    v: Val,
     what: &dyn Fn() -> String,
-) -> Result<Spanned<String>, Problem> {
-    serde_json::from_str::<String>(&src[span.offset..span.end()])
-        .map(|s| Spanned::new(s, span))
-        .map_err(|_| wrong_type(src, span, what, "a string"))
+) -> Result<Spanned<Cow<'s, str>>, Problem> {
+    let n = json.node(v);
+    let span = json.span(v);
+    match (n.kind, n.escaped) {
+        (Kind::String, false) => {
+            let text = json.text(v);
+            Ok(Spanned::new(Cow::Borrowed(&text[1..text.len() - 1]), span))
+        }
+        _ => serde_json::from_str::<String>(json.text(v))
+            .map(|s| Spanned::new(Cow::Owned(s), span))
+            .map_err(|_| wrong_type(json.src, span, what, "a string")),
+    }
 }
 
-/// Decodes the value at `span` as an integer (an integral float such as `80.0` is accepted).
+/// Decodes a value as a string.
+pub(crate) fn string_at(
+    json: Json<'_>,
+    v: Val,
+    what: &dyn Fn() -> String,
+) -> Result<Spanned<String>, Problem> {
+    text_at(json, v, what).map(|t| Spanned::new(t.value.into_owned(), t.span))
+}
+
+/// Decodes a value as an integer (an integral float such as `80.0` is accepted).
 pub(crate) fn int_at(
-    src: &str,
-    span: Span,
+    json: Json<'_>,
+    v: Val,
     what: &dyn Fn() -> String,
 ) -> Result<Spanned<i64>, Problem> {
-    let text = &src[span.offset..span.end()];
+    let text = json.text(v);
+    let span = json.span(v);
+    // A JSON integer that fits: what serde_json would read, without its setup.
+    if json.node(v).kind == Kind::Number {
+        if let Ok(i) = text.parse::<i64>() {
+            return Ok(Spanned::new(i, span));
+        }
+    }
     if let Ok(i) = serde_json::from_str::<i64>(text) {
         return Ok(Spanned::new(i, span));
     }
     match serde_json::from_str::<f64>(text) {
         Ok(f) if f.fract() == 0.0 && f.abs() < 1e15 => Ok(Spanned::new(f as i64, span)),
-        _ => Err(wrong_type(src, span, what, "an integer")),
+        _ => Err(wrong_type(json.src, span, what, "an integer")),
     }
 }
 
-/// Decodes the value at `span` as a string or an integer, as text (player ids are either).
+/// Decodes a value that is a string or an integer, as text (player ids are either).
 pub(crate) fn id_at(
-    src: &str,
-    span: Span,
+    json: Json<'_>,
+    v: Val,
     what: &dyn Fn() -> String,
 ) -> Result<Spanned<String>, Problem> {
-    let text = &src[span.offset..span.end()];
-    if let Ok(s) = serde_json::from_str::<String>(text) {
-        return Ok(Spanned::new(s, span));
-    }
-    match serde_json::from_str::<i64>(text) {
-        Ok(i) => Ok(Spanned::new(i.to_string(), span)),
-        Err(_) => Err(wrong_type(src, span, what, "a string or an integer")),
+    let span = json.span(v);
+    match json.node(v).kind {
+        Kind::String => string_at(json, v, what),
+        Kind::Number => {
+            let text = json.text(v);
+            match text
+                .parse::<i64>()
+                .or_else(|_| serde_json::from_str::<i64>(text))
+            {
+                Ok(i) => Ok(Spanned::new(i.to_string(), span)),
+                Err(_) => Err(wrong_type(json.src, span, what, "a string or an integer")),
+            }
+        }
+        _ => Err(wrong_type(json.src, span, what, "a string or an integer")),
     }
 }
 
-/// The spans of the elements of the array at `span`.
-pub(crate) fn array_at(
-    src: &str,
-    span: Span,
+/// The elements of an array value.
+pub(crate) fn array_at<'s>(
+    json: Json<'s>,
+    v: Val,
     what: &dyn Fn() -> String,
-) -> Result<Vec<Span>, Problem> {
-    let text = &src[span.offset..span.end()];
-    match serde_json::from_str::<Vec<&RawValue>>(text) {
-        Ok(items) => Ok(items.into_iter().map(|raw| span_of(src, raw)).collect()),
-        Err(_) => Err(wrong_type(src, span, what, "an array")),
+) -> Result<Elements<'s>, Problem> {
+    match json.node(v).kind {
+        Kind::Array => Ok(json.elements(v)),
+        _ => Err(wrong_type(json.src, json.span(v), what, "an array")),
     }
 }
 
-/// A JSON object whose fields are known by span.
-#[derive(Debug, Clone)]
+/// What an object is, for messages.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum What<'a> {
+    /// Said as written ("a route").
+    Text(&'a str),
+    /// An action of the named type ("the `bid` action").
+    Action(&'a str),
+}
+
+impl fmt::Display for What<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            What::Text(t) => f.write_str(t),
+            What::Action(kind) => write!(f, "the `{kind}` action"),
+        }
+    }
+}
+
+/// A JSON object whose members are found by key.
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Obj<'s> {
-    pub(crate) src: &'s str,
+    pub(crate) json: Json<'s>,
+    val: Val,
     pub(crate) span: Span,
-    /// What the object is, for messages ("the `bid` action").
-    pub(crate) what: String,
-    fields: BTreeMap<Cow<'s, str>, Span>,
+    what: What<'s>,
 }
 
 impl<'s> Obj<'s> {
-    /// The object at `span`.
-    pub(crate) fn at(
-        src: &'s str,
-        span: Span,
-        what: impl Into<String>,
-    ) -> Result<Obj<'s>, Problem> {
-        let what = what.into();
-        let text = &src[span.offset..span.end()];
-        // Keys borrow from the file unless they contain escapes (then they are owned).
-        let fields: BTreeMap<Cow<'s, str>, Span> =
-            match serde_json::from_str::<BTreeMap<&'s str, &'s RawValue>>(text) {
-                Ok(map) => map
-                    .into_iter()
-                    .map(|(k, raw)| (Cow::Borrowed(k), span_of(src, raw)))
-                    .collect(),
-                Err(_) => serde_json::from_str::<BTreeMap<String, &RawValue>>(text)
-                    .map_err(|_| wrong_type(src, span, &|| what.clone(), "an object"))?
-                    .into_iter()
-                    .map(|(k, raw)| (Cow::Owned(k), span_of(src, raw)))
-                    .collect(),
-            };
+    /// The object value `v`.
+    pub(crate) fn at(json: Json<'s>, v: Val, what: What<'s>) -> Result<Obj<'s>, Problem> {
+        let span = json.span(v);
+        // A key that cannot be decoded makes the value unreadable as an object, as it is for
+        // serde_json.
+        let n = json.node(v);
+        let readable = n.kind == Kind::Object
+            && (!n.escaped || json.elements(v).all(|m| json.key(m).is_some()));
+        if !readable {
+            return Err(wrong_type(
+                json.src,
+                span,
+                &|| what.to_string(),
+                "an object",
+            ));
+        }
         Ok(Obj {
-            src,
+            json,
+            val: v,
             span,
             what,
-            fields,
         })
     }
 
-    /// An object whose fields were already located (no second parse of its text).
-    pub(crate) fn with_fields<'k: 's>(
-        src: &'s str,
-        span: Span,
-        what: impl Into<String>,
-        fields: &'k BTreeMap<String, Span>,
-    ) -> Obj<'s> {
+    /// The value `v`, already read as an object by [`Obj::at`].
+    pub(crate) fn read(json: Json<'s>, v: Val, what: What<'s>) -> Obj<'s> {
+        debug_assert_eq!(json.node(v).kind, Kind::Object);
         Obj {
-            src,
-            span,
-            what: what.into(),
-            fields: fields
-                .iter()
-                .map(|(k, v)| (Cow::Borrowed(k.as_str()), *v))
-                .collect(),
+            json,
+            val: v,
+            span: json.span(v),
+            what,
         }
     }
 
-    /// The whole file as an object.
-    pub(crate) fn document(src: &'s str) -> Result<Obj<'s>, Problem> {
-        let raw: &RawValue = serde_json::from_str(src).map_err(|e| syntax_problem(src, &e))?;
-        let span = span_of(src, raw);
-        Obj::at(src, span, "the game log").map_err(|p| Problem {
+    /// The whole text as an object.
+    pub(crate) fn document(json: Json<'s>) -> Result<Obj<'s>, Problem> {
+        Obj::at(json, Val::ROOT, What::Text("the game log")).map_err(|p| Problem {
             kind: ProblemKind::NotALog,
             help: Some("an 18xx.games game log is one JSON object: {\"title\": …, \"players\": […], \"actions\": […]}".into()),
             ..p
         })
     }
 
-    /// The field names, sorted.
-    pub(crate) fn keys(&self) -> impl Iterator<Item = &str> {
-        self.fields.keys().map(|k| k.as_ref())
+    /// The keys, sorted, each once.
+    pub(crate) fn keys(&self) -> Vec<Cow<'s, str>> {
+        let mut keys: Vec<Cow<'s, str>> = self
+            .json
+            .elements(self.val)
+            .filter_map(|m| self.json.key(m))
+            .collect();
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+
+    /// A member's value; when a key is repeated, the last one counts (as for serde_json).
+    fn member(&self, key: &str) -> Option<Val> {
+        let (nodes, src) = (&self.json.tree.nodes, self.json.src.as_bytes());
+        let (mut i, end) = (self.val.0 + 1, nodes[self.val.index()].end);
+        let mut found = None;
+        while i < end {
+            let n = &nodes[i as usize];
+            let is = if n.key_escaped {
+                self.json.key_is(Val(i), key)
+            } else {
+                let from = n.key_offset as usize;
+                n.key_len as usize == key.len() && &src[from..from + key.len()] == key.as_bytes()
+            };
+            if is {
+                found = Some(Val(i));
+            }
+            i = n.end;
+        }
+        found
+    }
+
+    /// Several fields' values, found in one pass over the members; `null` counts as absent.
+    pub(crate) fn get_all<const N: usize>(&self, keys: [&str; N]) -> [Option<Val>; N] {
+        let (nodes, src) = (&self.json.tree.nodes, self.json.src.as_bytes());
+        let (mut i, end) = (self.val.0 + 1, nodes[self.val.index()].end);
+        let mut found = [None; N];
+        while i < end {
+            let n = &nodes[i as usize];
+            let from = n.key_offset as usize;
+            for (k, key) in keys.iter().enumerate() {
+                let is = if n.key_escaped {
+                    self.json.key_is(Val(i), key)
+                } else {
+                    n.key_len as usize == key.len()
+                        && &src[from..from + key.len()] == key.as_bytes()
+                };
+                if is {
+                    found[k] = Some(Val(i));
+                }
+            }
+            i = n.end;
+        }
+        found.map(|v| v.filter(|v| self.json.node(*v).kind != Kind::Null))
+    }
+
+    /// A field's value; `null` counts as absent.
+    pub(crate) fn get(&self, key: &str) -> Option<Val> {
+        self.member(key)
+            .filter(|v| self.json.node(*v).kind != Kind::Null)
     }
 
     /// The span of a field's value; `null` counts as absent.
-    pub(crate) fn get(&self, key: &str) -> Option<Span> {
-        self.fields
-            .get(key)
-            .copied()
-            .filter(|s| !is_null(self.src, *s))
+    pub(crate) fn get_span(&self, key: &str) -> Option<Span> {
+        self.get(key).map(|v| self.json.span(v))
     }
 
-    /// The span of a required field's value.
-    pub(crate) fn req(&self, key: &str, expected: &str) -> Result<Span, Problem> {
-        self.get(key).ok_or_else(|| {
+    /// A required field's value.
+    pub(crate) fn req(&self, key: &str, expected: &str) -> Result<Val, Problem> {
+        self.required(key, self.get(key), expected)
+    }
+
+    /// A required field's value, found already.
+    pub(crate) fn required(
+        &self,
+        key: &str,
+        found: Option<Val>,
+        expected: &str,
+    ) -> Result<Val, Problem> {
+        found.ok_or_else(|| {
             Problem::new(
                 ProblemKind::MissingField,
                 self.span,
@@ -220,60 +689,94 @@ impl<'s> Obj<'s> {
         })
     }
 
-    fn field_name(&self, key: &str) -> String {
+    /// How a field is named in messages: "`price` of the `bid` action".
+    pub(crate) fn field_name(&self, key: &str) -> String {
         format!("`{key}` of {}", self.what)
     }
 
     pub(crate) fn str(&self, key: &str, expected: &str) -> Result<Spanned<String>, Problem> {
-        string_at(self.src, self.req(key, expected)?, &|| self.field_name(key))
+        string_at(self.json, self.req(key, expected)?, &|| {
+            self.field_name(key)
+        })
+    }
+
+    /// A required string field, borrowed from the text unless it has escapes.
+    pub(crate) fn text(&self, key: &str, expected: &str) -> Result<Spanned<Cow<'s, str>>, Problem> {
+        text_at(self.json, self.req(key, expected)?, &|| {
+            self.field_name(key)
+        })
+    }
+
+    /// An optional string field, borrowed from the text unless it has escapes.
+    pub(crate) fn opt_text(&self, key: &str) -> Result<Option<Spanned<Cow<'s, str>>>, Problem> {
+        self.get(key)
+            .map(|v| text_at(self.json, v, &|| self.field_name(key)))
+            .transpose()
     }
 
     pub(crate) fn opt_str(&self, key: &str) -> Result<Option<Spanned<String>>, Problem> {
         self.get(key)
-            .map(|s| string_at(self.src, s, &|| self.field_name(key)))
+            .map(|v| string_at(self.json, v, &|| self.field_name(key)))
             .transpose()
     }
 
     pub(crate) fn int(&self, key: &str, expected: &str) -> Result<Spanned<i64>, Problem> {
-        int_at(self.src, self.req(key, expected)?, &|| self.field_name(key))
+        int_at(self.json, self.req(key, expected)?, &|| {
+            self.field_name(key)
+        })
     }
 
     pub(crate) fn opt_int(&self, key: &str) -> Result<Option<Spanned<i64>>, Problem> {
         self.get(key)
-            .map(|s| int_at(self.src, s, &|| self.field_name(key)))
+            .map(|v| int_at(self.json, v, &|| self.field_name(key)))
             .transpose()
     }
 
     pub(crate) fn opt_id(&self, key: &str) -> Result<Option<Spanned<String>>, Problem> {
         self.get(key)
-            .map(|s| id_at(self.src, s, &|| self.field_name(key)))
+            .map(|v| id_at(self.json, v, &|| self.field_name(key)))
             .transpose()
     }
 
-    pub(crate) fn array(&self, key: &str, expected: &str) -> Result<Vec<Span>, Problem> {
-        array_at(self.src, self.req(key, expected)?, &|| self.field_name(key))
+    pub(crate) fn array(&self, key: &str, expected: &str) -> Result<Elements<'s>, Problem> {
+        array_at(self.json, self.req(key, expected)?, &|| {
+            self.field_name(key)
+        })
     }
 
-    pub(crate) fn opt_array(&self, key: &str) -> Result<Vec<Span>, Problem> {
-        Ok(self
-            .get(key)
-            .map(|s| array_at(self.src, s, &|| self.field_name(key)))
-            .transpose()?
-            .unwrap_or_default())
+    /// An optional array; absent reads as empty.
+    pub(crate) fn opt_array(&self, key: &str) -> Result<Elements<'s>, Problem> {
+        match self.get(key) {
+            Some(v) => array_at(self.json, v, &|| self.field_name(key)),
+            None => Ok(Elements {
+                nodes: &[],
+                next: 0,
+                end: 0,
+            }),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+    use std::collections::BTreeMap;
+
+    fn tree(src: &str) -> Tree {
+        Json::parse(src).unwrap()
+    }
 
     #[test]
     fn fields_know_their_spans() {
         let src = r#"{"a": [1, "x"], "b": {"c": null}}"#;
-        let doc = Obj::document(src).unwrap();
-        let items = doc.array("a", "a list").unwrap();
-        assert_eq!(&src[items[1].offset..items[1].end()], "\"x\"");
-        let b = Obj::at(src, doc.get("b").unwrap(), "b").unwrap();
+        let t = tree(src);
+        let json = Json::new(src, &t);
+        let doc = Obj::document(json).unwrap();
+        let items: Vec<Val> = doc.array("a", "a list").unwrap().collect();
+        let x = json.span(items[1]);
+        assert_eq!(&src[x.offset..x.end()], "\"x\"");
+        let b = Obj::at(json, doc.get("b").unwrap(), What::Text("b")).unwrap();
         assert_eq!(b.get("c"), None);
         assert_eq!(b.req("c", "x").unwrap_err().kind, ProblemKind::MissingField);
     }
@@ -281,16 +784,188 @@ mod tests {
     #[test]
     fn syntax_errors_point_into_the_file() {
         let src = "{\n  \"title\": \"1836Jr30\",\n  \"players\": [}\n";
-        let p = Obj::document(src).unwrap_err();
+        let p = Json::parse(src).unwrap_err();
         assert_eq!(p.kind, ProblemKind::Syntax);
         assert_eq!(p.span.line_col(src).0, 3);
+        assert_eq!(p.label, "expected value");
     }
 
     #[test]
     fn integers_accept_integral_floats() {
-        let src = "[80.0, 80.5]";
-        let items = array_at(src, Span::new(0, src.len()), &|| "x".into()).unwrap();
-        assert_eq!(int_at(src, items[0], &|| "p".into()).unwrap().value, 80);
-        assert!(int_at(src, items[1], &|| "p".into()).is_err());
+        let src = "[80.0, 80.5, 1e2, -0, 12345678901234567890]";
+        let t = tree(src);
+        let json = Json::new(src, &t);
+        let items: Vec<Val> = array_at(json, Val::ROOT, &|| "x".into()).unwrap().collect();
+        let int = |i: usize| int_at(json, items[i], &|| "p".into()).map(|s| s.value);
+        assert_eq!(int(0).unwrap(), 80);
+        assert!(int(1).is_err());
+        assert_eq!(int(2).unwrap(), 100);
+        assert_eq!(int(3).unwrap(), 0);
+        assert!(int(4).is_err());
+    }
+
+    #[test]
+    fn escaped_keys_and_strings_are_decoded_and_the_last_repeated_key_counts() {
+        let src = r#"{"t\u0069tle": "a\"b", "x": 1, "x": 2, "y": 3, "y": null}"#;
+        let t = tree(src);
+        let json = Json::new(src, &t);
+        let doc = Obj::document(json).unwrap();
+        assert_eq!(doc.str("title", "").unwrap().value, "a\"b");
+        assert_eq!(doc.int("x", "").unwrap().value, 2);
+        assert_eq!(doc.get("y"), None);
+        assert_eq!(doc.keys(), ["title", "x", "y"]);
+        // A lone surrogate in a key: not readable as an object.
+        let src = r#"{"\ud800": 1}"#;
+        let t = tree(src);
+        let p = Obj::document(Json::new(src, &t)).unwrap_err();
+        assert_eq!(p.kind, ProblemKind::NotALog);
+    }
+
+    /// Where the tree and serde_json's raw values disagree about a text, if anywhere: whether
+    /// it is JSON, and the spans of the members of every object and the elements of every array.
+    fn disagreement(src: &str) -> Option<String> {
+        let serde = serde_json::from_str::<&RawValue>(src).is_ok();
+        let t = match Tree::parse(src) {
+            Ok(t) if serde => t,
+            Ok(_) => return Some("only the tree accepts it".into()),
+            Err(_) if serde => return Some("only serde_json accepts it".into()),
+            Err(_) => return None,
+        };
+        let json = Json::new(src, &t);
+        let span_in = |raw: &RawValue| {
+            let offset = raw.get().as_ptr() as usize - src.as_ptr() as usize;
+            Span::new(offset, raw.get().len())
+        };
+        for i in 0..t.nodes.len() {
+            let v = Val(i as u32);
+            let text = json.text(v);
+            match json.node(v).kind {
+                Kind::Object => {
+                    let theirs: BTreeMap<String, Span> =
+                        match serde_json::from_str::<BTreeMap<String, &RawValue>>(text) {
+                            Ok(m) => m.into_iter().map(|(k, r)| (k, span_in(r))).collect(),
+                            Err(_) => continue,
+                        };
+                    let obj = Obj::at(json, v, What::Text("x")).ok()?;
+                    let ours: BTreeMap<String, Span> = obj
+                        .keys()
+                        .into_iter()
+                        .map(|k| (k.to_string(), json.span(obj.member(&k).unwrap())))
+                        .collect();
+                    if ours != theirs {
+                        return Some(format!("object {text}: {ours:?} != {theirs:?}"));
+                    }
+                }
+                Kind::Array => {
+                    let theirs: Vec<Span> = serde_json::from_str::<Vec<&RawValue>>(text)
+                        .unwrap()
+                        .into_iter()
+                        .map(span_in)
+                        .collect();
+                    let ours: Vec<Span> = json.elements(v).map(|e| json.span(e)).collect();
+                    if ours != theirs {
+                        return Some(format!("array {text}: {ours:?} != {theirs:?}"));
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn the_tree_reads_texts_as_serde_json_does() {
+        for src in [
+            "",
+            " ",
+            "{}",
+            "[]",
+            " [ ] ",
+            "[1,]",
+            "{\"a\":1,}",
+            "{\"a\" 1}",
+            "[01]",
+            "[-]",
+            "[1.]",
+            "[1e]",
+            "[1e+5, -0.5E-3]",
+            "[tru]",
+            "[nulll]",
+            "\"\\x\"",
+            "\"\\u12g4\"",
+            "\"a\tb\"",
+            "{\"a\":{\"b\":[[],{}]}} x",
+            "[\"\\ud800\"]",
+            "{1:2}",
+            "[1 2]",
+            "{\"a\":1 \"b\":2}",
+            "\u{feff}{}",
+            "[\"é\", \"\\u00e9\"]",
+        ] {
+            assert_eq!(disagreement(src), None, "{src:?}");
+        }
+        let log = include_str!("../../samples/1836jr30-opening.json");
+        assert_eq!(disagreement(log), None);
+    }
+
+    /// A JSON text with random whitespace.
+    fn json_text() -> impl Strategy<Value = String> {
+        let ws = prop::sample::select(vec!["", " ", "\n", "\t ", "\r\n"]);
+        let leaf = prop_oneof![
+            Just("null".to_string()),
+            Just("true".to_string()),
+            Just("false".to_string()),
+            "-?(0|[1-9][0-9]{0,3})(\\.[0-9]{1,2})?([eE][+-]?[0-9]{1,2})?",
+            "\"([a-z ]|\\\\[\"nt/]|\\\\u00[0-9a-f]{2}|é){0,4}\"",
+        ];
+        leaf.prop_recursive(4, 24, 4, move |inner| {
+            let ws = ws.clone();
+            prop_oneof![
+                prop::collection::vec((inner.clone(), ws.clone()), 0..4).prop_map(|items| {
+                    let items: Vec<String> = items
+                        .into_iter()
+                        .map(|(v, w)| format!("{w}{v}{w}"))
+                        .collect();
+                    format!("[{}]", items.join(","))
+                }),
+                prop::collection::vec(("[a-c]{1,2}", inner, ws), 0..4).prop_map(|members| {
+                    let members: Vec<String> = members
+                        .into_iter()
+                        .map(|(k, v, w)| format!("{w}\"{k}\"{w}:{w}{v}"))
+                        .collect();
+                    format!("{{{}}}", members.join(","))
+                }),
+            ]
+        })
+    }
+
+    proptest! {
+        // Broken texts are many and each is quick to judge.
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn the_tree_agrees_with_serde_json_on_texts(text in json_text()) {
+            prop_assert_eq!(disagreement(&text), None);
+        }
+
+        /// One byte changed, removed or added: mostly broken texts.
+        #[test]
+        fn the_tree_agrees_with_serde_json_on_changed_texts(
+            text in json_text(),
+            at in any::<prop::sample::Index>(),
+            byte in prop::sample::select(b"{}[]\",:0-.eE+ x\\u".to_vec()),
+            how in 0..3u8,
+        ) {
+            let mut bytes = text.into_bytes();
+            let i = at.index(bytes.len() + 1);
+            match how {
+                0 if i < bytes.len() => bytes[i] = byte,
+                1 if i < bytes.len() => { bytes.remove(i); }
+                _ => bytes.insert(i, byte),
+            }
+            if let Ok(text) = String::from_utf8(bytes) {
+                prop_assert_eq!(disagreement(&text), None);
+            }
+        }
     }
 }

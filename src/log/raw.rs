@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::log::error::{LogError, Problem, ProblemKind};
-use crate::log::json::{self, Obj};
+use crate::log::json::{self, Json, Obj, Tree, Val, What};
 use crate::log::span::{Span, Spanned};
 
 /// A game log as written: the header and every action of the `actions` array.
@@ -22,6 +22,21 @@ pub struct Document {
     pub header: Header,
     /// Every entry of `actions`, undone ones and `undo`/`redo` records included.
     pub actions: Vec<RawAction>,
+    /// Every value of the file, for the fields of the actions.
+    pub(crate) tree: Tree,
+}
+
+impl Document {
+    /// The span of an action's field's value, if present and not `null`.
+    pub fn field(&self, action: &RawAction, key: &str) -> Option<Span> {
+        self.object(action).get_span(key)
+    }
+
+    /// The action's JSON object.
+    pub(crate) fn object<'d>(&'d self, action: &'d RawAction) -> Obj<'d> {
+        let json = Json::new(&self.src, &self.tree);
+        Obj::read(json, action.val, What::Action(&action.kind.value))
+    }
 }
 
 /// The top-level fields of a log that railnote uses.
@@ -74,16 +89,11 @@ pub struct RawAction {
     pub action_id: Option<Spanned<i64>>,
     /// Embedded actions generated when the game was live, processed right after this one.
     pub auto_actions: Vec<RawAction>,
-    /// Every field's value by name, decoded on demand.
-    pub(crate) fields: BTreeMap<String, Span>,
+    /// Its object in the document's tree, for the other fields.
+    pub(crate) val: Val,
 }
 
 impl RawAction {
-    /// The span of a field's value, if present and not `null`.
-    pub fn field(&self, key: &str) -> Option<Span> {
-        self.fields.get(key).copied()
-    }
-
     /// Whether this is an `undo`, `redo` or `message` record rather than a game action.
     pub fn is_meta(&self) -> bool {
         matches!(self.kind.value.as_str(), "undo" | "redo" | "message")
@@ -99,8 +109,13 @@ const LOG_SHAPE: &str =
 /// Broken JSON, or missing or mistyped header or action fields; every problem is reported.
 pub fn parse(name: &str, src: &str) -> Result<Document, LogError> {
     let shared: Arc<str> = Arc::from(src);
+    let tree = match Json::parse(src) {
+        Ok(tree) => tree,
+        Err(p) => return Err(LogError::new(name, shared, vec![p])),
+    };
+    let json = Json::new(src, &tree);
     let mut problems = Vec::new();
-    let doc = match Obj::document(src) {
+    let doc = match Obj::document(json) {
         Ok(doc) => doc,
         Err(p) => return Err(LogError::new(name, shared, vec![p])),
     };
@@ -108,8 +123,8 @@ pub fn parse(name: &str, src: &str) -> Result<Document, LogError> {
     let mut actions = Vec::new();
     match doc.array("actions", "the list of the game's actions") {
         Ok(items) => {
-            for span in items {
-                match parse_action(src, span, false) {
+            for item in items {
+                match parse_action(json, item, false) {
                     Ok(a) => actions.push(a),
                     Err(mut ps) => problems.append(&mut ps),
                 }
@@ -123,13 +138,14 @@ pub fn parse(name: &str, src: &str) -> Result<Document, LogError> {
             src: shared,
             header,
             actions,
+            tree,
         }),
         _ => Err(LogError::new(name, shared, problems)),
     }
 }
 
 fn parse_header(doc: &Obj<'_>, problems: &mut Vec<Problem>) -> Option<Header> {
-    let src = doc.src;
+    let json = doc.json;
     let before = problems.len();
     let title = keep(
         doc.str("title", "the game's title, e.g. \"1836Jr30\""),
@@ -137,7 +153,7 @@ fn parse_header(doc: &Obj<'_>, problems: &mut Vec<Problem>) -> Option<Header> {
     );
     let game_id = keep(doc.opt_id("id"), problems).flatten().map(|s| s.value);
     let mut players = Vec::new();
-    let players_span = doc.get("players").unwrap_or(doc.span);
+    let players_span = doc.get_span("players").unwrap_or(doc.span);
     if let Some(items) = keep(
         doc.array(
             "players",
@@ -145,8 +161,9 @@ fn parse_header(doc: &Obj<'_>, problems: &mut Vec<Problem>) -> Option<Header> {
         ),
         problems,
     ) {
-        for span in items {
-            let player = Obj::at(src, span, "a player").and_then(|p| {
+        for item in items {
+            let span = json.span(item);
+            let player = Obj::at(json, item, What::Text("a player")).and_then(|p| {
                 let name = p.str("name", "the player's name")?;
                 let id = p
                     .opt_id("id")?
@@ -164,15 +181,15 @@ fn parse_header(doc: &Obj<'_>, problems: &mut Vec<Problem>) -> Option<Header> {
     }
     let mut optional_rules = Vec::new();
     let mut seed = None;
-    if let Some(span) = doc.get("settings") {
-        if let Some(settings) = keep(Obj::at(src, span, "`settings`"), problems) {
+    if let Some(v) = doc.get("settings") {
+        if let Some(settings) = keep(Obj::at(json, v, What::Text("`settings`")), problems) {
             seed = keep(settings.opt_int("seed"), problems)
                 .flatten()
                 .map(|s| s.value);
             if let Some(items) = keep(settings.opt_array("optional_rules"), problems) {
-                for span in items {
+                for item in items {
                     if let Some(rule) = keep(
-                        json::string_at(src, span, &|| "an optional rule".into()),
+                        json::string_at(json, item, &|| "an optional rule".into()),
                         problems,
                     ) {
                         optional_rules.push(rule);
@@ -183,10 +200,11 @@ fn parse_header(doc: &Obj<'_>, problems: &mut Vec<Problem>) -> Option<Header> {
     }
     let result = match doc.get("result") {
         None => None,
-        Some(span) => keep(Obj::at(src, span, "`result`"), problems).and_then(|r| {
+        Some(v) => keep(Obj::at(json, v, What::Text("`result`")), problems).and_then(|r| {
             let scores: Result<BTreeMap<String, i64>, Problem> = r
                 .keys()
-                .map(|k| Ok((k.to_string(), r.int(k, "a score")?.value)))
+                .into_iter()
+                .map(|k| Ok((k.to_string(), r.int(&k, "a score")?.value)))
                 .collect();
             keep(scores, problems)
         }),
@@ -214,30 +232,51 @@ fn keep<T>(r: Result<T, Problem>, problems: &mut Vec<Problem>) -> Option<T> {
     r.map_err(|p| problems.push(p)).ok()
 }
 
-fn parse_action(src: &str, span: Span, auto: bool) -> Result<RawAction, Vec<Problem>> {
-    let what = if auto { "an auto action" } else { "an action" };
-    let obj = Obj::at(src, span, what).map_err(|p| vec![p])?;
+fn parse_action(json: Json<'_>, val: Val, auto: bool) -> Result<RawAction, Vec<Problem>> {
+    let what = What::Text(if auto { "an auto action" } else { "an action" });
+    let obj = Obj::at(json, val, what).map_err(|p| vec![p])?;
     let mut problems = Vec::new();
-    let kind = obj.str("type", "the action type, e.g. \"lay_tile\"");
+    // The fields every action may have, found in one pass (a log has thousands of actions).
+    let [kind, id, entity, entity_type, action_id, autos] = obj.get_all([
+        "type",
+        "id",
+        "entity",
+        "entity_type",
+        "action_id",
+        "auto_actions",
+    ]);
+    let name = |key: &'static str| move || obj.field_name(key);
+    let kind = obj
+        .required("type", kind, "the action type, e.g. \"lay_tile\"")
+        .and_then(|v| json::string_at(json, v, &name("type")));
     let id = if auto {
         Ok(None)
     } else {
-        obj.int("id", "the action's integer id").map(Some)
+        obj.required("id", id, "the action's integer id")
+            .and_then(|v| json::int_at(json, v, &name("id")))
+            .map(Some)
     };
-    let entity = obj.opt_id("entity");
-    let entity_type = obj.opt_str("entity_type");
-    let action_id = obj.opt_int("action_id");
+    let entity = entity
+        .map(|v| json::id_at(json, v, &name("entity")))
+        .transpose();
+    let entity_type = entity_type
+        .map(|v| json::string_at(json, v, &name("entity_type")))
+        .transpose();
+    let action_id = action_id
+        .map(|v| json::int_at(json, v, &name("action_id")))
+        .transpose();
     let mut auto_actions = Vec::new();
-    match obj.opt_array("auto_actions") {
-        Ok(items) => {
+    match autos.map(|v| json::array_at(json, v, &name("auto_actions"))) {
+        None => {}
+        Some(Ok(items)) => {
             for item in items {
-                match parse_action(src, item, true) {
+                match parse_action(json, item, true) {
                     Ok(a) => auto_actions.push(a),
                     Err(mut ps) => problems.append(&mut ps),
                 }
             }
         }
-        Err(p) => problems.push(p),
+        Some(Err(p)) => problems.push(p),
     }
     let (kind, id, entity, entity_type, action_id) =
         match (kind, id, entity, entity_type, action_id) {
@@ -251,19 +290,15 @@ fn parse_action(src: &str, span: Span, auto: bool) -> Result<RawAction, Vec<Prob
                 return Err(problems);
             }
         };
-    let fields = obj
-        .keys()
-        .filter_map(|k| obj.get(k).map(|s| (k.to_string(), s)))
-        .collect();
     Ok(RawAction {
-        span,
+        span: obj.span,
         id: id.map(|i| i.value),
         kind,
         entity,
         entity_type,
         action_id,
         auto_actions,
-        fields,
+        val,
     })
 }
 

@@ -2,6 +2,7 @@
 //! title (players, corporations, companies, shares, trains, market cells) and the map (hexes,
 //! tiles, cities). Knows no rules: whether an action is legal is [`crate::replay`]'s question.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::action::{Action, BidTarget, DividendKind, Entity, MarketCell, RouteSpec};
@@ -11,10 +12,13 @@ use crate::ids::{
     CityRef, CompanyId, CorpId, HexId, Money, Percent, PlayerId, Rotation, ShareId, TileId, TrainId,
 };
 use crate::log::error::{LogError, Problem, ProblemKind};
-use crate::log::json::{self, Obj};
+use crate::log::json::{self, Json, Obj, Val, What};
 use crate::log::raw::{self, Document, Header, LogPlayer, RawAction};
 use crate::log::source::LogSource;
 use crate::log::span::{Span, Spanned};
+
+/// A string field's value, borrowed from the file unless it has escapes.
+type Text<'s> = Spanned<Cow<'s, str>>;
 
 /// How the importer learns about the map: which hexes exist and which physical tiles the
 /// reference ids (`57-2`, preprinted `G7-2`, `blank-0`) name.
@@ -129,7 +133,8 @@ pub fn resolve(doc: &Document) -> Result<GameLog, LogError> {
     };
     let surviving = raw::filter(&doc.actions).map_err(fail)?;
     let mut r = Resolver {
-        src: &doc.src,
+        json: Json::new(&doc.src, &doc.tree),
+        doc,
         title,
         players: &doc.header.players,
         map: title.map,
@@ -183,7 +188,8 @@ const ACTION_TYPES: &str =
      dividend, buy_train, discard_train, bankrupt, undo, redo, message, program_*";
 
 struct Resolver<'a> {
-    src: &'a str,
+    json: Json<'a>,
+    doc: &'a Document,
     title: &'static Title,
     players: &'a [LogPlayer],
     map: &'a MapData,
@@ -206,12 +212,8 @@ macro_rules! keep {
 impl Resolver<'_> {
     fn action(&mut self, raw: &RawAction) -> Option<Action> {
         let kind = raw.kind.value.as_str();
-        let obj = Obj::with_fields(
-            self.src,
-            raw.span,
-            format!("the `{kind}` action"),
-            &raw.fields,
-        );
+        let doc = self.doc;
+        let obj = doc.object(raw);
         if !is_known_type(kind) {
             self.problems.push(
                 Problem::new(
@@ -269,9 +271,9 @@ impl Resolver<'_> {
                 })
             }
             "lay_tile" => {
-                let hex = keep!(self, obj.str("hex", "the hex coordinate, e.g. \"H6\""))
+                let hex = keep!(self, obj.text("hex", "the hex coordinate, e.g. \"H6\""))
                     .and_then(|h| self.hex(&h));
-                let tile = keep!(self, obj.str("tile", "the tile id, e.g. \"57-0\""))
+                let tile = keep!(self, obj.text("tile", "the tile id, e.g. \"57-0\""))
                     .and_then(|t| self.tile(&t));
                 let rotation = keep!(self, obj.int("rotation", "the rotation 0–5"))
                     .and_then(|r| self.rotation(&r));
@@ -283,7 +285,7 @@ impl Resolver<'_> {
                 })
             }
             "place_token" => {
-                let city = keep!(self, obj.str("city", "the city id, e.g. \"57-0-0\""))
+                let city = keep!(self, obj.text("city", "the city id, e.g. \"57-0-0\""))
                     .and_then(|c| self.city(&c));
                 let slot = keep!(self, obj.opt_int("slot")).and_then(|s| match s {
                     None => Some(None),
@@ -305,8 +307,8 @@ impl Resolver<'_> {
                 })
             }
             "dividend" => {
-                let kind = keep!(self, obj.str("kind", "\"payout\" or \"withhold\"")).and_then(
-                    |k| match k.value.as_str() {
+                let kind = keep!(self, obj.text("kind", "\"payout\" or \"withhold\"")).and_then(
+                    |k| match k.value.as_ref() {
                         "payout" => Some(DividendKind::Payout),
                         "withhold" => Some(DividendKind::Withhold),
                         other => keep!(
@@ -327,7 +329,7 @@ impl Resolver<'_> {
             "buy_train" => {
                 let train = self.train_field(&obj, "train");
                 let price = self.money(&obj, "price");
-                let exchange = keep!(self, obj.opt_str("exchange"))
+                let exchange = keep!(self, obj.opt_text("exchange"))
                     .and_then(|e| lift(e.map(|e| self.train(&e))));
                 Some(Action::BuyTrain {
                     entity: entity?,
@@ -347,7 +349,7 @@ impl Resolver<'_> {
             "assign" => {
                 let hex = keep!(
                     self,
-                    obj.str("target", "the hex the marker goes on, e.g. \"C13\"")
+                    obj.text("target", "the hex the marker goes on, e.g. \"C13\"")
                 )
                 .and_then(|h| self.hex(&h));
                 Some(Action::Assign {
@@ -363,8 +365,8 @@ impl Resolver<'_> {
                 })
             }
             "choose" => {
-                let choice = keep!(self, obj.str("choice", "\"for\" or \"against\""));
-                let in_favour = choice.and_then(|c| match c.value.as_str() {
+                let choice = keep!(self, obj.text("choice", "\"for\" or \"against\""));
+                let in_favour = choice.and_then(|c| match c.value.as_ref() {
                     "for" => Some(true),
                     "against" => Some(false),
                     _ => {
@@ -400,38 +402,43 @@ impl Resolver<'_> {
             );
         };
         let name = entity.value.as_str();
-        let player = self
-            .players
-            .iter()
-            .position(|p| p.id == name)
-            .map(|i| Entity::Player(PlayerId(i as u8)));
-        let corp = self.title.corp_by_sym(name).map(Entity::Corporation);
-        let company = self.title.company_by_sym(name).map(Entity::Company);
-        let (found, expected) = match raw.entity_type.as_ref().map(|t| t.value.as_str()) {
-            Some("player") => (player, "a player id of this log".to_string()),
-            Some("corporation" | "minor") => {
-                (corp, format!("a corporation: {}", self.corp_names()))
-            }
-            Some("company") => (
-                company,
-                format!("a private company: {}", self.company_names()),
-            ),
-            Some(other) => {
-                let span = raw.entity_type.as_ref().map_or(raw.span, |t| t.span);
-                return keep!(
-                    self,
-                    Err(bad(
-                        span,
-                        "`entity_type` must be \"player\", \"corporation\" or \"company\"",
-                        other
-                    ))
-                );
-            }
-            None => (
-                player.or(corp).or(company),
-                "a player id or a corporation/company symbol".to_string(),
-            ),
+        let player = || {
+            self.players
+                .iter()
+                .position(|p| p.id == name)
+                .map(|i| Entity::Player(PlayerId(i as u8)))
         };
+        let corp = || self.title.corp_by_sym(name).map(Entity::Corporation);
+        let company = || self.title.company_by_sym(name).map(Entity::Company);
+        // What was expected is only said when nothing is found.
+        let (found, expected): (_, &dyn Fn() -> String) =
+            match raw.entity_type.as_ref().map(|t| t.value.as_str()) {
+                Some("player") => (player(), &|| "a player id of this log".to_string()),
+                Some("corporation" | "minor") => {
+                    (corp(), &|| format!("a corporation: {}", self.corp_names()))
+                }
+                Some("company") => (company(), &|| {
+                    format!("a private company: {}", self.company_names())
+                }),
+                Some(other) => {
+                    let span = raw.entity_type.as_ref().map_or(raw.span, |t| t.span);
+                    return keep!(
+                        self,
+                        Err(bad(
+                            span,
+                            "`entity_type` must be \"player\", \"corporation\" or \"company\"",
+                            other
+                        ))
+                    );
+                }
+                None => (player().or_else(corp).or_else(company), &|| {
+                    "a player id or a corporation/company symbol".to_string()
+                }),
+            };
+        if found.is_some() {
+            return found;
+        }
+        let expected = expected();
         let ids: Vec<&str> = self.players.iter().map(|p| p.id.as_str()).collect();
         found.or_else(|| {
             self.problems.push(
@@ -465,7 +472,7 @@ impl Resolver<'_> {
             .join(", ")
     }
 
-    fn corp(&mut self, sym: &Spanned<String>) -> Option<CorpId> {
+    fn corp(&mut self, sym: &Text<'_>) -> Option<CorpId> {
         let found = self.title.corp_by_sym(&sym.value);
         if found.is_none() {
             let help = format!("corporations of {}: {}", self.title.name, self.corp_names());
@@ -483,11 +490,11 @@ impl Resolver<'_> {
     }
 
     fn corp_field(&mut self, obj: &Obj<'_>, key: &str) -> Option<CorpId> {
-        let sym = keep!(self, obj.str(key, "a corporation symbol, e.g. \"Nord\""))?;
+        let sym = keep!(self, obj.text(key, "a corporation symbol, e.g. \"Nord\""))?;
         self.corp(&sym)
     }
 
-    fn company(&mut self, sym: &Spanned<String>) -> Option<CompanyId> {
+    fn company(&mut self, sym: &Text<'_>) -> Option<CompanyId> {
         let found = self.title.company_by_sym(&sym.value);
         if found.is_none() {
             let help = format!(
@@ -509,7 +516,10 @@ impl Resolver<'_> {
     }
 
     fn company_field(&mut self, obj: &Obj<'_>, key: &str) -> Option<CompanyId> {
-        let sym = keep!(self, obj.str(key, "a private company symbol, e.g. \"GCB\""))?;
+        let sym = keep!(
+            self,
+            obj.text(key, "a private company symbol, e.g. \"GCB\"")
+        )?;
         self.company(&sym)
     }
 
@@ -557,10 +567,10 @@ impl Resolver<'_> {
             obj.array("shares", "the certificates, e.g. [\"Nord_3\"]")
         )?;
         let mut shares = Some(Vec::new());
-        for span in items {
+        for item in items {
             let share = keep!(
                 self,
-                json::string_at(self.src, span, &|| "a share id".into())
+                json::text_at(self.json, item, &|| "a share id".into())
             )
             .and_then(|s| self.share(&s));
             match (share, shares.as_mut()) {
@@ -571,7 +581,7 @@ impl Resolver<'_> {
         shares
     }
 
-    fn share(&mut self, text: &Spanned<String>) -> Option<ShareId> {
+    fn share(&mut self, text: &Text<'_>) -> Option<ShareId> {
         let parsed = text.value.rsplit_once('_').and_then(|(corp, index)| {
             let corp = self.title.corp_by_sym(corp)?;
             let count = self.title.share_sizes(corp).len();
@@ -601,11 +611,11 @@ impl Resolver<'_> {
     }
 
     fn train_field(&mut self, obj: &Obj<'_>, key: &str) -> Option<TrainId> {
-        let text = keep!(self, obj.str(key, "a train id, e.g. \"3-1\""))?;
+        let text = keep!(self, obj.text(key, "a train id, e.g. \"3-1\""))?;
         self.train(&text)
     }
 
-    fn train(&mut self, text: &Spanned<String>) -> Option<TrainId> {
+    fn train(&mut self, text: &Text<'_>) -> Option<TrainId> {
         let parsed = text.value.rsplit_once('-').and_then(|(name, copy)| {
             let kind = self.title.train_kind(name)?;
             let copy: u16 = copy.parse().ok().filter(|c| {
@@ -636,7 +646,7 @@ impl Resolver<'_> {
         parsed
     }
 
-    fn hex(&mut self, text: &Spanned<String>) -> Option<HexId> {
+    fn hex(&mut self, text: &Text<'_>) -> Option<HexId> {
         match text.value.parse::<HexId>() {
             Ok(hex) if self.map.has_hex(hex) => Some(hex),
             Ok(_) => keep!(
@@ -661,7 +671,7 @@ impl Resolver<'_> {
         }
     }
 
-    fn tile(&mut self, text: &Spanned<String>) -> Option<TileId> {
+    fn tile(&mut self, text: &Text<'_>) -> Option<TileId> {
         let found = self.map.tile(&text.value);
         if found.is_none() {
             self.problems.push(
@@ -677,7 +687,7 @@ impl Resolver<'_> {
         found
     }
 
-    fn city(&mut self, text: &Spanned<String>) -> Option<CityRef> {
+    fn city(&mut self, text: &Text<'_>) -> Option<CityRef> {
         let parsed = text.value.rsplit_once('-').and_then(|(tile, part)| {
             let part: u8 = part.parse().ok()?;
             Some(CityRef {
@@ -711,7 +721,7 @@ impl Resolver<'_> {
     fn market_cell(&mut self, obj: &Obj<'_>) -> Option<MarketCell> {
         let text = keep!(
             self,
-            obj.str(
+            obj.text(
                 "share_price",
                 "the par cell as \"price,row,column\", e.g. \"82,2,6\""
             )
@@ -770,8 +780,8 @@ impl Resolver<'_> {
             obj.array("routes", "one route per train: [{\"train\": \"2-0\", …}]")
         )?;
         let mut routes = Some(Vec::new());
-        for span in items {
-            let route = self.route(span);
+        for item in items {
+            let route = self.route(item);
             match (route, routes.as_mut()) {
                 (Some(r), Some(list)) => list.push(r),
                 _ => routes = None,
@@ -780,8 +790,8 @@ impl Resolver<'_> {
         routes
     }
 
-    fn route(&mut self, span: Span) -> Option<RouteSpec> {
-        let obj = keep!(self, Obj::at(self.src, span, "a route"))?;
+    fn route(&mut self, val: Val) -> Option<RouteSpec> {
+        let obj = keep!(self, Obj::at(self.json, val, What::Text("a route")))?;
         let train = self.train_field(&obj, "train");
         let revenue = keep!(self, obj.opt_int("revenue")).map(|r| r.map(|r| Money(r.value)));
         let mut connections = Some(Vec::new());
@@ -794,13 +804,13 @@ impl Resolver<'_> {
         )? {
             let hexes = keep!(
                 self,
-                json::array_at(self.src, seg, &|| "a route segment".into())
+                json::array_at(self.json, seg, &|| "a route segment".into())
             )
             .and_then(|hexes| {
                 let parsed: Vec<Option<HexId>> = hexes
                     .into_iter()
                     .map(|h| {
-                        keep!(self, json::string_at(self.src, h, &|| "a hex".into()))
+                        keep!(self, json::text_at(self.json, h, &|| "a hex".into()))
                             .and_then(|h| self.hex(&h))
                     })
                     .collect();
@@ -815,7 +825,7 @@ impl Resolver<'_> {
         for node in keep!(self, obj.opt_array("nodes"))? {
             let parsed = keep!(
                 self,
-                json::string_at(self.src, node, &|| "a route stop".into())
+                json::text_at(self.json, node, &|| "a route stop".into())
             )
             .and_then(|n| self.node(&n));
             match (parsed, nodes.as_mut()) {
@@ -831,7 +841,7 @@ impl Resolver<'_> {
         })
     }
 
-    fn node(&mut self, text: &Spanned<String>) -> Option<(HexId, u8)> {
+    fn node(&mut self, text: &Text<'_>) -> Option<(HexId, u8)> {
         let parsed = text
             .value
             .rsplit_once('-')
