@@ -494,6 +494,31 @@ impl Board {
         tile: TileId,
         rotation: Rotation,
     ) -> Vec<CorpId> {
+        self.lay_with(map, hex, tile, rotation, true)
+    }
+
+    /// Whether laying this tile lifts tokens for their owners to place again: a tile with
+    /// track on a trackless hex of several tokened cities (reference `update_token!`).
+    pub(crate) fn lay_lifts_tokens(&self, map: &MapData, hex: HexIdx, tile: TileId) -> bool {
+        let st = &self.hexes[hex.get()];
+        let old = map.tile_def(st.tile.def);
+        let new = map.tile_def(tile.def);
+        old.paths.is_empty()
+            && !new.paths.is_empty()
+            && new.cities.len() > 1
+            && st.tokens.iter().flatten().any(Option::is_some)
+    }
+
+    /// [`Board::lay`], optionally keeping the tokens a multi-city lay would lift where the
+    /// city map puts them (the reference's board between laying the tile and lifting them).
+    pub(crate) fn lay_with(
+        &mut self,
+        map: &MapData,
+        hex: HexIdx,
+        tile: TileId,
+        rotation: Rotation,
+        lift_tokens: bool,
+    ) -> Vec<CorpId> {
         let old_state = self.hexes[hex.get()];
         let old = map.tile_def(old_state.tile.def);
         let new = map.tile_def(tile.def);
@@ -564,7 +589,8 @@ impl Board {
             }
         }
         let mut lifted = Vec::new();
-        let lift = old.paths.is_empty() && !new.paths.is_empty() && new.cities.len() > 1;
+        let lift =
+            lift_tokens && old.paths.is_empty() && !new.paths.is_empty() && new.cities.len() > 1;
         for (i, target) in map_to
             .iter()
             .enumerate()
