@@ -392,6 +392,11 @@ impl Gen<'_> {
     fn sells(&mut self, player: PlayerId, corp: CorpId) {
         let game = self.game;
         for (shares, pct) in game.sell_bundles(player, corp) {
+            // The sale's own rules first, without cloning the game for `check`.
+            if crate::engine::stock::check_sale(game, player, &shares, Some(Percent(pct))).is_err()
+            {
+                continue;
+            }
             self.push_checked(Action::SellShares {
                 entity: Entity::Player(player),
                 shares,
@@ -722,7 +727,12 @@ impl Gen<'_> {
                 self.push_range(buy(lo), lo, cash);
             }
         }
-        if let Some(president) = game.corp(corp).president {
+        // Emergency sales: only a corporation without trains can have to buy one.
+        if let Some(president) = game
+            .corp(corp)
+            .president
+            .filter(|_| game.corp(corp).trains.is_empty())
+        {
             for c in (0..game.corps.len()).map(|i| CorpId(i as u8)) {
                 self.sells(president, c);
             }
