@@ -387,42 +387,21 @@ impl Gen<'_> {
     }
 
     /// Sales: the reference's bundles (normal certificates first, the president's last, the
-    /// partial president bundle), and any other choice of certificates sold whole (the
-    /// president's certificate with fewer normal ones), which `check` also accepts.
+    /// partial president bundle). Other choices of normal certificates are equivalent; other
+    /// choices holding the president's certificate are refused by `check`.
     fn sells(&mut self, player: PlayerId, corp: CorpId) {
         let game = self.game;
         for (shares, pct) in game.sell_bundles(player, corp) {
+            // The sale's own rules first, without cloning the game for `check`.
+            if crate::engine::stock::check_sale(game, player, &shares, Some(Percent(pct))).is_err()
+            {
+                continue;
+            }
             self.push_checked(Action::SellShares {
                 entity: Entity::Player(player),
                 shares,
                 percent: Some(Percent(pct)),
             });
-        }
-        let held: Vec<ShareId> = game
-            .player(player)
-            .shares
-            .iter()
-            .copied()
-            .filter(|s| s.corp == corp)
-            .collect();
-        let Some(&president) = held.iter().find(|s| s.index == 0) else {
-            return;
-        };
-        let normal: Vec<ShareId> = held.iter().copied().filter(|s| s.index != 0).collect();
-        let step = game.normal_share_percent(corp);
-        for k in 0..=normal.len() {
-            let mut shares = vec![president];
-            shares.extend_from_slice(&normal[..k]);
-            let listed: u8 = shares.iter().map(|s| game.share_percent(*s)).sum();
-            for pct in [listed, listed.saturating_sub(step)] {
-                if pct > 0 {
-                    self.push_checked(Action::SellShares {
-                        entity: Entity::Player(player),
-                        shares: shares.clone(),
-                        percent: Some(Percent(pct)),
-                    });
-                }
-            }
         }
     }
 
@@ -733,10 +712,6 @@ impl Gen<'_> {
             });
         }
         let cash = game.corp(corp).cash;
-        let president_cash = game
-            .corp(corp)
-            .president
-            .map_or(Money::ZERO, |p| game.player(p).cash);
         for train in game.others_trains(corp) {
             let buy = |price| Action::BuyTrain {
                 entity,
@@ -744,20 +719,20 @@ impl Gen<'_> {
                 price,
                 exchange: None,
             };
-            self.push_range(buy(Money(1)), Money(1), cash);
-            // Emergency: the president tops up, up to the face price.
-            let face = game.title.train(train.kind).price;
-            let mut lo = cash + Money(1);
-            if let Round::Operating(o) = &game.round {
-                if let Some(sold) = o.last_share_sold_price {
-                    lo = lo.max(cash + president_cash - sold + Money(1));
-                }
-            }
-            let lo = lo.max(Money(1));
-            let hi = face.min(cash + president_cash);
+            // Above the corporation's cash only when it must buy (the president tops up).
+            let (lo, hi) = game.price_range_from_others(corp, train);
+            let before = self.out.actions.len();
             self.push_range(buy(lo), lo, hi);
+            if self.out.actions.len() == before && hi > cash {
+                self.push_range(buy(lo), lo, cash);
+            }
         }
-        if let Some(president) = game.corp(corp).president {
+        // Emergency sales: only a corporation without trains can have to buy one.
+        if let Some(president) = game
+            .corp(corp)
+            .president
+            .filter(|_| game.corp(corp).trains.is_empty())
+        {
             for c in (0..game.corps.len()).map(|i| CorpId(i as u8)) {
                 self.sells(president, c);
             }

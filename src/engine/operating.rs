@@ -250,7 +250,9 @@ impl Game {
         }
         let round_num = or(self).round_num;
         let last_of_set = round_num >= self.operating_rounds;
-        if last_of_set && self.end_trigger == Some(GameEndReason::Bank) {
+        // The bank may have broken in the action that ends the round (the last dividend),
+        // before the end trigger is recorded after it.
+        if last_of_set && (self.end_trigger == Some(GameEndReason::Bank) || self.bank_broken) {
             self.end_game(GameEndReason::Bank);
             return;
         }
@@ -486,6 +488,30 @@ impl Game {
             .collect()
     }
 
+    /// The inclusive price range for buying `train` from another corporation. Short of its
+    /// face value, the reference (1836Jr30) lets the president top up to the face value, and
+    /// after he has sold shares for it the price must need that last sale; with a minimum
+    /// above the maximum nothing can be paid.
+    pub(crate) fn price_range_from_others(&self, corp: CorpId, train: TrainId) -> (Money, Money) {
+        let cash = self.corp(corp).cash;
+        let face = self.title.train(train.kind).price;
+        let tops_up = self.title.operating.emergency_sales != EmergencySales::WhileCorporationShort;
+        if !tops_up || cash >= face {
+            return (Money(1), cash);
+        }
+        let president_cash = self
+            .corp(corp)
+            .president
+            .map_or(Money::ZERO, |p| self.player(p).cash);
+        let max_possible = cash + president_cash;
+        let sold = match &self.round {
+            Round::Operating(o) => o.last_share_sold_price,
+            _ => None,
+        };
+        let min = sold.map_or(Money(1), |sold| max_possible - sold + Money(1));
+        (min, face.min(max_possible))
+    }
+
     fn min_train_price(&self, corp: CorpId) -> Option<Money> {
         let depot = self
             .depot_offer()
@@ -499,9 +525,14 @@ impl Game {
         if !self.corp(corp).trains.is_empty() {
             return false;
         }
+        // Only while the depot (or the open market) offers a train: with every train bought,
+        // trains from other corporations are optional even for a corporation without one.
+        if self.depot_offer().is_empty() {
+            return false;
+        }
         match self.title.operating.must_buy_train {
             MustBuyTrain::Route => self.route_available(corp),
-            MustBuyTrain::Always => !self.depot_offer().is_empty(),
+            MustBuyTrain::Always => true,
         }
     }
 
@@ -955,9 +986,10 @@ fn lay_tile(
     rotation: Rotation,
 ) -> Result<(), RuleViolation> {
     // Reference quirk: a corporation's own lay that lifts tokens off a trackless multi-city
-    // tile (18Ireland Belfast J4) has its graph computed (`check_track_restrictions!`) while
-    // the tokens still stand in the new tile's cities, and a route seen then stays cached
-    // (D.1) even if the token is put back in a city without track. By the rules such a
+    // tile (18Ireland Belfast J4, 1836Jr30's two-city hexes) has its graph computed
+    // (`check_track_restrictions!`) while the tokens still stand in the new tile's cities,
+    // and a route seen then stays cached (D.1) even if the token is put back in a city
+    // without track. Private and teleport lays skip that check. By the rules such a
     // corporation has no route, but the reference keeps offering it the route step, so we do
     // too. This is the reference's strict (live) processing, which the oracle's verdicts use;
     // a reloaded game (`Engine::Game.load`) skips that check and so never caches the route.
@@ -1646,10 +1678,18 @@ fn buy_train(
             expected_price = Some(face);
         }
         TrainOwner::Corporation(owner) if owner != corp => {
-            if price.0 < 1 {
-                return Err(RuleViolation::Train(
-                    "a train from another corporation costs at least 1".into(),
-                ));
+            let (min, max) = game.price_range_from_others(corp, train);
+            if price < min || price > max {
+                return Err(RuleViolation::Train(if min > max {
+                    format!(
+                        "{} cannot buy {name} from another corporation now",
+                        game.title.corp(corp).sym
+                    )
+                } else {
+                    format!(
+                        "a train from another corporation costs between {min} and {max} here, not {price}"
+                    )
+                }));
             }
         }
         TrainOwner::Corporation(_) => {

@@ -1010,12 +1010,23 @@ pub(crate) fn check_sale(
         .sell_bundles(player, corp)
         .iter()
         .any(|(b, p)| *p == pct && b.len() == shares.len() && shares.iter().all(|s| b.contains(s)));
-    let normal = game.normal_share_percent(corp);
-    let partial_ok = shares.iter().any(|s| s.index == 0)
-        && pct < listed
-        && listed - pct < normal * 2
-        && pct.is_multiple_of(normal);
-    if !(legal || pct == listed || partial_ok) {
+    // The reference offers the president's certificate only in bundles holding all of the
+    // seller's certificates; it accepts other choices but books them inconsistently (its share
+    // ledger stops matching the certificates held, so a presidency can stay with a player
+    // left without the majority). Every such sale has an equivalent offered bundle.
+    let held = game
+        .player(player)
+        .shares
+        .iter()
+        .filter(|s| s.corp == corp)
+        .count();
+    if !legal && shares.iter().any(|s| s.index == 0) && shares.len() < held {
+        return Err(RuleViolation::Shares(format!(
+            "{sym}'s president's certificate is sold only together with all of {}'s other {sym} certificates",
+            game.player(player).name
+        )));
+    }
+    if !(legal || pct == listed) {
         return Err(RuleViolation::Shares(format!(
             "a sale of {pct}% cannot be made from certificates worth {listed}%"
         )));

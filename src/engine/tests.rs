@@ -317,3 +317,63 @@ fn stock_round_ends_after_all_pass_and_operating_round_follows() {
     };
     assert_rejected(&mut g, &nord, "rules::not_your_turn");
 }
+
+/// P1 presides B with 30% (B_0 and B_2), P2 holds 20% (B_1 and B_3); B has not floated and
+/// stock round 2 has begun.
+fn b_shared_in_sr2() -> Game {
+    let mut g = two_player_stock_round();
+    play(
+        &mut g,
+        &[
+            par(0, "B", 67, 5),
+            buy(1, "B", 1),
+            buy(0, "B", 2),
+            buy(1, "B", 3),
+            pass(p(0)),
+            pass(p(1)),
+        ],
+    );
+    assert_eq!(g.round_label(), "SR 2");
+    if g.acting_entity() == Some(p(1)) {
+        play(&mut g, &[pass(p(1))]);
+    }
+    assert_eq!(g.acting_entity(), Some(p(0)));
+    g
+}
+
+fn sell(who: u8, sym: &str, indices: &[u8], percent: u8) -> Action {
+    Action::SellShares {
+        entity: p(who),
+        shares: indices
+            .iter()
+            .map(|&index| ShareId {
+                corp: c(sym),
+                index,
+            })
+            .collect(),
+        percent: Some(Percent(percent)),
+    }
+}
+
+#[test]
+fn presidents_certificate_is_sold_only_with_all_the_sellers_certificates() {
+    let mut g = b_shared_in_sr2();
+    // The reference would take this but keep P1 president with a 10% certificate.
+    let err = assert_rejected(&mut g, &sell(0, "B", &[0], 10), "rules::shares");
+    assert_eq!(
+        err.to_string(),
+        "B's president's certificate is sold only together with all of P1's other B certificates"
+    );
+    assert_rejected(&mut g, &sell(0, "B", &[0], 20), "rules::shares");
+    assert!(!g
+        .legal_actions()
+        .actions
+        .iter()
+        .any(|l| matches!(&l.action, Action::SellShares { shares, .. } if shares.len() == 1 && shares[0].index == 0)));
+    // The offered partial bundle: everything, as 20%; P2 takes the presidency.
+    play(&mut g, &[sell(0, "B", &[2, 0], 20)]);
+    assert_eq!(g.corp(c("B")).president, Some(PlayerId(1)));
+    assert_eq!(g.percent_held(PlayerId(0), c("B")), 10);
+    assert_eq!(g.percent_held(PlayerId(1), c("B")), 20);
+    assert_eq!(g.pool_percent(c("B")), 20);
+}

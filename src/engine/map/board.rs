@@ -494,12 +494,12 @@ impl Board {
         tile: TileId,
         rotation: Rotation,
     ) -> Vec<CorpId> {
-        self.lay_lifting(map, hex, tile, rotation, true)
+        self.lay_with(map, hex, tile, rotation, true)
     }
 
-    /// Whether laying `tile` lifts tokens: a multi-city tile with track replacing a tile
-    /// without track that holds tokens (reference `Tracker#update_token!`).
-    fn lay_lifts(&self, map: &MapData, hex: HexIdx, tile: TileId) -> bool {
+    /// Whether laying this tile lifts tokens for their owners to place again: a tile with
+    /// track on a trackless hex of several tokened cities (reference `update_token!`).
+    pub(crate) fn lay_lifts_tokens(&self, map: &MapData, hex: HexIdx, tile: TileId) -> bool {
         let st = &self.hexes[hex.get()];
         let old = map.tile_def(st.tile.def);
         let new = map.tile_def(tile.def);
@@ -523,21 +523,23 @@ impl Board {
         rotation: Rotation,
         corp: CorpId,
     ) -> bool {
-        if !self.lay_lifts(map, hex, tile) {
+        if !self.lay_lifts_tokens(map, hex, tile) {
             return false;
         }
         let mut probe = self.clone();
-        probe.lay_lifting(map, hex, tile, rotation, false);
-        Reach::compute(map, &probe, corp).route_available
+        probe.lay_with(map, hex, tile, rotation, false);
+        probe.route_available(map, corp)
     }
 
-    fn lay_lifting(
+    /// [`Board::lay`], optionally keeping the tokens a multi-city lay would lift where the
+    /// city map puts them (the reference's board between laying the tile and lifting them).
+    pub(crate) fn lay_with(
         &mut self,
         map: &MapData,
         hex: HexIdx,
         tile: TileId,
         rotation: Rotation,
-        allow_lift: bool,
+        lift_tokens: bool,
     ) -> Vec<CorpId> {
         let old_state = self.hexes[hex.get()];
         let old = map.tile_def(old_state.tile.def);
@@ -610,7 +612,7 @@ impl Board {
         }
         let mut lifted = Vec::new();
         let lift =
-            allow_lift && old.paths.is_empty() && !new.paths.is_empty() && new.cities.len() > 1;
+            lift_tokens && old.paths.is_empty() && !new.paths.is_empty() && new.cities.len() > 1;
         for (i, target) in map_to
             .iter()
             .enumerate()

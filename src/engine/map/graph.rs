@@ -1,9 +1,7 @@
 //! The corporation's track graph (reference `Graph#compute`): what its stations reach.
 //!
-//! Known simplification: the reference walk forbids re-entering, within one walk, a hex edge
-//! that is still "in use" further up the walk (reversing at a junction). This breadth-first
-//! closure only differs when a walk could loop back into the hex it left through the same
-//! edge, which needs two tiles with shared-edge junctions facing each other in a loop.
+//! The walk follows the reference's order exactly (see [`Walk`]): what it reaches depends on
+//! the order, so a closure in another order reaches more or less on junction tiles.
 
 use super::board::{Board, Station, MAX_CITIES};
 use super::data::{Gauge, HexIdx, MapData, PathDef, RouteUse};
@@ -30,7 +28,122 @@ pub(crate) struct Reach {
 #[derive(Clone, Copy)]
 enum Item {
     Node(u16, u8),
-    Path(u16, u8, Option<u8>),
+    Path(u16, u8),
+}
+
+/// One station's walk, in the reference's depth-first order (`Node#walk`, `Path#walk`): a
+/// path or node walked once is closed for the rest of the station's walk whichever side it
+/// was entered from, except below an exit several paths of a tile share ("converging"), where
+/// they are open again once the walk returns; and a path may not be entered while one of its
+/// hex edges is being crossed further up the walk. What is reached therefore depends on the order,
+/// which follows the reference: a node's paths and a hex edge's paths in tile order, a path's
+/// stops before its edges, its edges in definition order.
+struct Walk<'a> {
+    map: &'a MapData,
+    board: &'a Board,
+    corp: CorpId,
+    visited_nodes: Vec<u8>,
+    visited_paths: Vec<u32>,
+    /// Per hex, edges being crossed by the walk in progress (the reference's edge counter).
+    in_use: Vec<u8>,
+    /// Per hex, nodes counted for this station's route check.
+    local: Vec<u8>,
+    mandatory: u32,
+    optional: u32,
+}
+
+impl Walk<'_> {
+    /// 18Ireland: the corporation's graph ignores narrow track.
+    fn skipped(&self, p: &PathDef) -> bool {
+        self.map.rules.gauges && p.gauge == Gauge::Narrow
+    }
+
+    fn node(&mut self, r: &mut Reach, h: u16, node: u8, converging: bool) {
+        let hu = usize::from(h);
+        if self.visited_nodes[hu] & (1 << node) != 0 {
+            return;
+        }
+        self.visited_nodes[hu] |= 1 << node;
+        let t = self.board.tile_def(self.map, HexIdx(h));
+        for (pi, p) in t.paths.iter().enumerate() {
+            if p.nodes().any(|m| m == node) && !self.skipped(p) {
+                self.path(r, h, pi as u8, None, converging);
+            }
+        }
+        if converging {
+            self.visited_nodes[hu] &= !(1 << node);
+        }
+    }
+
+    fn path(&mut self, r: &mut Reach, h: u16, pi: u8, skip: Option<u8>, converging: bool) {
+        let (map, board) = (self.map, self.board);
+        let hu = usize::from(h);
+        let st = &board.hexes[hu];
+        let t = map.tile_def(st.tile.def);
+        let p = &t.paths[usize::from(pi)];
+        if self.visited_paths[hu] & (1 << pi) != 0
+            || p.edges(st.rotation)
+                .any(|e| self.in_use[hu] & (1 << e) != 0)
+        {
+            return;
+        }
+        self.visited_paths[hu] |= 1 << pi;
+        if r.paths[hu] & (1 << pi) == 0 {
+            r.paths[hu] |= 1 << pi;
+            for m in p.nodes() {
+                r.nodes[hu] |= 1 << m;
+                r.path_nodes[hu] |= 1 << m;
+                if self.local[hu] & (1 << m) == 0 {
+                    self.local[hu] |= 1 << m;
+                    match t.nodes[usize::from(m)].route {
+                        RouteUse::Mandatory => self.mandatory += 1,
+                        RouteUse::Optional => self.optional += 1,
+                        RouteUse::Never => {}
+                    }
+                }
+            }
+            for e in p.edges(st.rotation) {
+                r.edges[hu] |= 1 << e;
+                if let Some(nb) = board.neighbour(map, HexIdx(h), e) {
+                    r.edges[nb.get()] |= 1 << ((e + 3) % 6);
+                }
+            }
+        }
+        if !p.terminal {
+            for m in p.nodes() {
+                if !board.node_blocks(map, HexIdx(h), m, self.corp) {
+                    self.node(r, h, m, converging);
+                }
+            }
+        }
+        for e in p.edges(st.rotation) {
+            if Some(e) == skip {
+                continue;
+            }
+            let Some(nb) = board.neighbour(map, HexIdx(h), e) else {
+                continue;
+            };
+            let facing = (e + 3) % 6;
+            // Leaving over an edge several paths of this tile share, the rest of the walk
+            // may come back through what it visits (the reference's converging exit).
+            let shared = t
+                .paths
+                .iter()
+                .filter(|q| q.edges(st.rotation).any(|x| x == e))
+                .count()
+                > 1;
+            self.in_use[hu] |= 1 << e;
+            for (qi, q) in board.paths_on_edge(map, nb, facing) {
+                if p.gauge.joins(q.gauge) && !self.skipped(q) {
+                    self.path(r, nb.0, qi, Some(facing), converging || shared);
+                }
+            }
+            self.in_use[hu] &= !(1 << e);
+        }
+        if converging {
+            self.visited_paths[hu] &= !(1 << pi);
+        }
+    }
 }
 
 impl Reach {
@@ -59,94 +172,31 @@ impl Reach {
                 }
             }
         }
-        // 18Ireland: the corporation's graph ignores narrow track.
-        let narrow_skipped = |p: &PathDef| map.rules.gauges && p.gauge == Gauge::Narrow;
-        let mut visited_nodes = vec![0u8; n];
-        let mut visited_paths = vec![0u32; n];
-        let mut local = vec![0u8; n];
-        let mut stack: Vec<Item> = Vec::new();
+        let mut walk = Walk {
+            map,
+            board,
+            corp,
+            visited_nodes: vec![0; n],
+            visited_paths: vec![0; n],
+            in_use: vec![0; n],
+            local: vec![0; n],
+            mandatory: 0,
+            optional: 0,
+        };
         for &(th, tn) in &tokens {
-            visited_nodes.fill(0);
-            visited_paths.fill(0);
-            local.fill(0);
+            walk.visited_nodes.fill(0);
+            walk.visited_paths.fill(0);
+            walk.in_use.fill(0);
+            walk.local.fill(0);
+            (walk.mandatory, walk.optional) = (0, 0);
             // Other stations are pre-visited: each station starts its own walk.
             for &(oh, on) in &tokens {
                 if (oh, on) != (th, tn) {
-                    visited_nodes[usize::from(oh)] |= 1 << on;
+                    walk.visited_nodes[usize::from(oh)] |= 1 << on;
                 }
             }
-            let (mut mandatory, mut optional) = (0u32, 0u32);
-            stack.push(Item::Node(th, tn));
-            while let Some(item) = stack.pop() {
-                match item {
-                    Item::Node(h, node) => {
-                        let hu = usize::from(h);
-                        if visited_nodes[hu] & (1 << node) != 0 {
-                            continue;
-                        }
-                        visited_nodes[hu] |= 1 << node;
-                        let t = board.tile_def(map, HexIdx(h));
-                        for (pi, p) in t.paths.iter().enumerate() {
-                            if p.nodes().any(|m| m == node) && !narrow_skipped(p) {
-                                stack.push(Item::Path(h, pi as u8, None));
-                            }
-                        }
-                    }
-                    Item::Path(h, pi, skip) => {
-                        let hu = usize::from(h);
-                        if visited_paths[hu] & (1 << pi) != 0 {
-                            continue;
-                        }
-                        visited_paths[hu] |= 1 << pi;
-                        let st = &board.hexes[hu];
-                        let t = map.tile_def(st.tile.def);
-                        let p = &t.paths[usize::from(pi)];
-                        if r.paths[hu] & (1 << pi) == 0 {
-                            r.paths[hu] |= 1 << pi;
-                            for m in p.nodes() {
-                                r.nodes[hu] |= 1 << m;
-                                r.path_nodes[hu] |= 1 << m;
-                                if local[hu] & (1 << m) == 0 {
-                                    local[hu] |= 1 << m;
-                                    match t.nodes[usize::from(m)].route {
-                                        RouteUse::Mandatory => mandatory += 1,
-                                        RouteUse::Optional => optional += 1,
-                                        RouteUse::Never => {}
-                                    }
-                                }
-                            }
-                            for e in p.edges(st.rotation) {
-                                r.edges[hu] |= 1 << e;
-                                if let Some(nb) = board.neighbour(map, HexIdx(h), e) {
-                                    r.edges[nb.get()] |= 1 << ((e + 3) % 6);
-                                }
-                            }
-                        }
-                        if !p.terminal {
-                            for m in p.nodes() {
-                                if !board.node_blocks(map, HexIdx(h), m, corp) {
-                                    stack.push(Item::Node(h, m));
-                                }
-                            }
-                        }
-                        for e in p.edges(st.rotation) {
-                            if Some(e) == skip {
-                                continue;
-                            }
-                            let Some(nb) = board.neighbour(map, HexIdx(h), e) else {
-                                continue;
-                            };
-                            let facing = (e + 3) % 6;
-                            for (qi, q) in board.paths_on_edge(map, nb, facing) {
-                                if p.gauge.joins(q.gauge) && !narrow_skipped(q) {
-                                    stack.push(Item::Path(nb.0, qi, Some(facing)));
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            if mandatory > 1 || (mandatory == 1 && optional > 0) {
+            walk.node(&mut r, th, tn, false);
+            if walk.mandatory > 1 || (walk.mandatory == 1 && walk.optional > 0) {
                 r.route_available = true;
             }
         }
@@ -270,11 +320,11 @@ fn gauge_walk(
                 let t = board.tile_def(map, HexIdx(h));
                 for (pi, p) in t.paths.iter().enumerate() {
                     if p.gauge != excluded && p.nodes().any(|m| m == node) {
-                        stack.push(Item::Path(h, pi as u8, None));
+                        stack.push(Item::Path(h, pi as u8));
                     }
                 }
             }
-            Item::Path(h, pi, _) => {
+            Item::Path(h, pi) => {
                 let hu = usize::from(h);
                 if seen_paths[hu] & (1 << pi) != 0 {
                     continue;
@@ -309,7 +359,7 @@ fn gauge_walk(
                     let facing = (e + 3) % 6;
                     for (qi, q) in board.paths_on_edge(map, nb, facing) {
                         if q.gauge != excluded && p.gauge.joins(q.gauge) {
-                            stack.push(Item::Path(nb.0, qi, Some(facing)));
+                            stack.push(Item::Path(nb.0, qi));
                         }
                     }
                 }
