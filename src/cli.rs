@@ -282,12 +282,42 @@ fn print_json_or_text<T: serde::Serialize + std::fmt::Display>(
     out.flush()
 }
 
+/// The main line of a game file: an 18xx.games JSON log, or the first game of a notation
+/// file (replayed; a file it rejects is reported here, with its diagnostics).
+fn read_game(file: &Path, format: Format) -> io::Result<Result<GameLog, Outcome>> {
+    let bytes = std::fs::read(file).map_err(|e| with_path(file, e))?;
+    let name = file.display().to_string();
+    if notation_cmd::is_json(&bytes) {
+        return Ok(match import(&name, &bytes) {
+            Ok(log) => Ok(log),
+            Err(e) => Err(reject(format, FailureReport::from(&e), e)?),
+        });
+    }
+    let src = String::from_utf8_lossy(&bytes);
+    match notation_cmd::play_all(&name, &src, false) {
+        Ok(played) => match played.into_iter().next() {
+            Some(first) => Ok(Ok(first.log)),
+            None => {
+                eprintln!("railnote: {name}: no game in the file");
+                Ok(Err(Outcome::Rejected))
+            }
+        },
+        Err((report, diag)) => {
+            eprintln!("{:?}", miette::Report::new_boxed(diag));
+            if format == Format::Json {
+                let mut out = io::stdout().lock();
+                writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+                out.flush()?;
+            }
+            Ok(Err(Outcome::Rejected))
+        }
+    }
+}
+
 fn routes(args: &RoutesArgs) -> io::Result<Outcome> {
-    let bytes = std::fs::read(&args.file).map_err(|e| with_path(&args.file, e))?;
-    let name = args.file.display().to_string();
-    let log = match import(&name, &bytes) {
+    let log = match read_game(&args.file, args.format)? {
         Ok(log) => log,
-        Err(e) => return reject(args.format, FailureReport::from(&e), e),
+        Err(outcome) => return Ok(outcome),
     };
     let mut replay = match Replay::new(&log) {
         Ok(r) => r,
@@ -566,11 +596,9 @@ fn reject(
 }
 
 fn moves(args: &MovesArgs) -> io::Result<Outcome> {
-    let bytes = std::fs::read(&args.file).map_err(|e| with_path(&args.file, e))?;
-    let name = args.file.display().to_string();
-    let log = match import(&name, &bytes) {
+    let log = match read_game(&args.file, args.format)? {
         Ok(log) => log,
-        Err(e) => return reject(args.format, FailureReport::from(&e), e),
+        Err(outcome) => return Ok(outcome),
     };
     let mut replay = match Replay::new(&log) {
         Ok(r) => r,

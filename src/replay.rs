@@ -78,23 +78,29 @@ impl<'l> Replay<'l> {
     /// # Errors
     /// A player count or optional rule the title does not allow.
     pub fn new(log: &'l GameLog) -> Result<Replay<'l>, SetupFailed> {
-        let game = Game::new(&setup(log)).map_err(|error| {
-            let span = match &error {
-                SetupError::UnknownOptionalRule { rule, .. } => log
-                    .header
-                    .optional_rules
-                    .iter()
-                    .find(|r| &r.value == rule)
-                    .map_or(log.header.players_span, |r| r.span),
-                SetupError::UnknownTitle(_) => log.header.title.span,
-                _ => log.header.players_span,
-            };
-            SetupFailed {
-                src: log.source(),
-                span,
-                error,
-            }
-        })?;
+        let game = Game::with_stated_setup(&setup(log), log.header.stated_setup.clone()).map_err(
+            |error| {
+                let span = match &error {
+                    SetupError::UnknownOptionalRule { rule, .. } => log
+                        .header
+                        .optional_rules
+                        .iter()
+                        .find(|r| &r.value == rule)
+                        .map_or(log.header.players_span, |r| r.span),
+                    SetupError::UnknownTitle(_)
+                    | SetupError::MissingSeed { .. }
+                    | SetupError::NoRandomSetup { .. }
+                    | SetupError::ImpossibleSetup { .. }
+                    | SetupError::SetupDiffers { .. } => log.header.title.span,
+                    _ => log.header.players_span,
+                };
+                SetupFailed {
+                    src: log.source(),
+                    span,
+                    error,
+                }
+            },
+        )?;
         Ok(Replay {
             log,
             start: game.clone(),

@@ -88,6 +88,54 @@ fn converting_a_stated_setup_without_its_seed_is_refused() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `moves` and `routes` read notation files as `replay` does, including games that state
+/// their random setup without a seed.
+#[test]
+fn moves_and_routes_read_notation_files() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let scenario = root.join("samples/scenarios/president-sale.rn");
+    let out = railnote(&["moves", scenario.to_str().unwrap(), "--at", "23"]);
+    assert_eq!(code(&out), 0);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("SR 3 (phase 2) after 23 actions; waiting for Ann"),
+        "{text}"
+    );
+    assert!(text.contains("Ann buys B_3 (market)"), "{text}");
+    let sample =
+        std::fs::read_to_string(root.join("samples/18ireland-notation-opening.rn")).unwrap();
+    let setup_only = sample.replacen("[Seed \"20261122\"]\n", "", 1);
+    assert_ne!(setup_only, sample);
+    let dir = std::env::temp_dir().join(format!("railnote-read-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.rn");
+    std::fs::write(&file, setup_only).unwrap();
+    let file = file.to_str().unwrap();
+    let out = railnote(&[
+        "routes", file, "--at", "31", "--corp", "DKR", "--format", "json",
+    ]);
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["total"], 40);
+    assert_eq!(
+        v["routes"][0]["stops"],
+        serde_json::json!(["I11-0", "I13-0"])
+    );
+    // `replay --at` on the seedless game sets it up from the stated setup too.
+    assert_eq!(code(&railnote(&["replay", file, "--at", "5"])), 0);
+    // A notation file the replay rejects is reported with its diagnostics.
+    let bad = dir.join("bad.rn");
+    std::fs::write(
+        &bad,
+        "[Title \"1836Jr30\"]\n[Players \"Ann, Bob\"]\n\nPR\nAnn: bid CFL 5\n",
+    )
+    .unwrap();
+    let out = railnote(&["moves", bad.to_str().unwrap()]);
+    assert_eq!(code(&out), 1);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("rules::"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_missing_file_exits_2() {
     let out = railnote(&["replay", "/nonexistent/railnote/game.json"]);

@@ -54,6 +54,9 @@ pub struct Header {
     pub optional_rules: Vec<Spanned<String>>,
     /// `settings.seed`, if any.
     pub seed: Option<i64>,
+    /// The random setup a notation game states with its `Setup` tag (JSON logs have only the
+    /// seed).
+    pub stated_setup: Option<crate::engine::setup::ResolvedSetup>,
     /// The stored final scores by player id, if the game finished.
     pub result: Option<BTreeMap<String, i64>>,
     /// The stored game-end reason (`bank`, `bankrupt`, …).
@@ -222,6 +225,7 @@ fn parse_header(doc: &Obj<'_>, problems: &mut Vec<Problem>) -> Option<Header> {
         players_span,
         optional_rules,
         seed,
+        stated_setup: None,
         result,
         game_end_reason,
     })

@@ -1060,7 +1060,7 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
                 optional_rules: rules.clone(),
             },
         },
-        stated,
+        stated.clone(),
     )
     .map_err(|e| {
         use crate::engine::SetupError;
@@ -1112,6 +1112,7 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
             .map(|r| Spanned::new(r, text.tag("Rules").map_or(at, |t| t.value_span)))
             .collect(),
         seed: seed.and_then(|s| i64::try_from(s).ok()),
+        stated_setup: stated,
         result: None,
         game_end_reason: None,
     };
