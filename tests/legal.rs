@@ -278,12 +278,11 @@ fn check_game(setup_game: Game, actions: &[Action], seed: u64) -> (usize, Vec<St
     (states, problems)
 }
 
-#[test]
-fn fixtures_agree() {
-    let Some(shared) = shared_dir() else { return };
+/// Every state of every fixture of `title`: (states checked, problems).
+fn fixtures_problems(shared: &std::path::Path, title: &str) -> (usize, Vec<String>) {
     let mut total = 0;
     let mut problems = Vec::new();
-    for path in fixtures(&shared, "1836Jr30") {
+    for path in fixtures(shared, title) {
         let src = std::fs::read_to_string(&path).unwrap();
         let log = railnote::log::read(&path.display().to_string(), &src).unwrap();
         let game = Game::new(&railnote::replay::setup(&log)).unwrap();
@@ -302,12 +301,36 @@ fn fixtures_agree() {
                 .map(|p| format!("{}: {p}", path.file_name().unwrap().to_string_lossy())),
         );
     }
+    (total, problems)
+}
+
+#[test]
+fn fixtures_agree() {
+    let Some(shared) = shared_dir() else { return };
+    let (total, problems) = fixtures_problems(&shared, "1836Jr30");
     assert!(total > 1000, "{total}");
     assert!(
         problems.is_empty(),
         "{} problems:\n{}",
         problems.len(),
         problems[..problems.len().min(30)].join("\n")
+    );
+}
+
+/// The four 18Ireland fixtures: minor auctions, narrow gauge, mergers, votes, assignments.
+#[test]
+fn ireland_fixtures_agree() {
+    let Some(shared) = shared_dir() else { return };
+    let (total, problems) = fixtures_problems(&shared, "18Ireland");
+    if let Some(dump) = std::env::var_os("LEGAL_DUMP") {
+        std::fs::write(dump, problems.join("\n")).unwrap();
+    }
+    assert!(total > 1000, "{total}");
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems[..problems.len().min(40)].join("\n")
     );
 }
 

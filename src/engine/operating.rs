@@ -981,33 +981,7 @@ fn lay_tile_with(
         .board
         .check_lay(game.title.map, &request)
         .map_err(|e| RuleViolation::Track(e.to_string()))?;
-    // Which tile action of the turn this is, and what it may be and cost.
-    let done = or(game).lays.clone();
-    let Some(rule) = game.title.tile_lays.get(done.len()).copied() else {
-        return Err(RuleViolation::Track(format!(
-            "{} has no tile action left this turn",
-            game.title.corp(corp).sym
-        )));
-    };
-    let upgraded_before = done.iter().any(|u| *u);
-    let fee = if outcome.upgrade && !done.is_empty() {
-        match (rule.upgrade, game.second_upgrade_fee(corp)) {
-            (true, _) => rule.cost,
-            (false, Some(fee)) => fee,
-            (false, None) => {
-                return Err(RuleViolation::Track(
-                    "this tile action may only lay a new tile, not upgrade".into(),
-                ))
-            }
-        }
-    } else {
-        if !outcome.upgrade && rule.not_if_upgraded && upgraded_before {
-            return Err(RuleViolation::Track(
-                "no further tile may be laid after an upgrade this turn".into(),
-            ));
-        }
-        rule.cost
-    };
+    let fee = game.tile_action_fee(corp, outcome.upgrade)?;
     let terrain = if waive_terrain {
         Money::ZERO
     } else {
@@ -1017,6 +991,40 @@ fn lay_tile_with(
     game.lay_checked(hex, tile, rotation);
     or_mut(game).lays.push(outcome.upgrade);
     Ok(())
+}
+
+impl Game {
+    /// Which tile action of the turn the next lay is, and what it may be and cost: the fee
+    /// for a lay (`upgrade` false) or an upgrade, or why the corporation may not make it.
+    pub(crate) fn tile_action_fee(
+        &self,
+        corp: CorpId,
+        upgrade: bool,
+    ) -> Result<Money, RuleViolation> {
+        let done = &or(self).lays;
+        let Some(rule) = self.title.tile_lays.get(done.len()).copied() else {
+            return Err(RuleViolation::Track(format!(
+                "{} has no tile action left this turn",
+                self.title.corp(corp).sym
+            )));
+        };
+        let upgraded_before = done.iter().any(|u| *u);
+        if upgrade && !done.is_empty() {
+            match (rule.upgrade, self.second_upgrade_fee(corp)) {
+                (true, _) => Ok(rule.cost),
+                (false, Some(fee)) => Ok(fee),
+                (false, None) => Err(RuleViolation::Track(
+                    "this tile action may only lay a new tile, not upgrade".into(),
+                )),
+            }
+        } else if !upgrade && rule.not_if_upgraded && upgraded_before {
+            Err(RuleViolation::Track(
+                "no further tile may be laid after an upgrade this turn".into(),
+            ))
+        } else {
+            Ok(rule.cost)
+        }
+    }
 }
 
 /// Issues one treasury share to the pool at the current price; the price drops a row.

@@ -95,6 +95,12 @@ impl StockRound {
         self.current.contains(&TurnAction::Sell)
     }
 
+    /// The minor being auctioned and its highest bid, while an auction runs.
+    pub(crate) fn minor_auction_high(&self) -> Option<(CorpId, Money)> {
+        let a = self.minor_auction.as_ref()?;
+        Some((a.corp, a.bids.iter().map(|(_, p)| *p).max()?))
+    }
+
     fn bought(&self) -> bool {
         self.current
             .iter()
@@ -177,7 +183,7 @@ impl Game {
     }
 
     /// The first minor of the charter pile not yet started (only it may be auctioned).
-    fn next_minor(&self) -> Option<CorpId> {
+    pub(crate) fn next_minor(&self) -> Option<CorpId> {
         let order = self.resolved_setup.as_ref()?.charter_order.clone();
         order
             .into_iter()
@@ -467,7 +473,7 @@ impl Game {
 
     /// The most a player may bid for a minor: his cash, or nothing if he could not take its
     /// president's certificate.
-    fn max_minor_bid(&self, player: PlayerId, corp: CorpId) -> Money {
+    pub(crate) fn max_minor_bid(&self, player: PlayerId, corp: CorpId) -> Money {
         let pct = self.share_percent(ShareId { corp, index: 0 });
         if self.can_gain(player, corp, pct, false) {
             self.player(player).cash

@@ -337,16 +337,7 @@ impl Board {
                 legal: (0..6).filter(|r| legal & (1 << r) != 0).collect(),
             });
         }
-        // 18Ireland: no terrain when the new tile has only narrow track.
-        let cost = if map.rules.narrow_lay_free && new.narrow_only() {
-            0
-        } else {
-            old.upgrade_cost
-        };
-        Ok(LayOutcome {
-            cost: Money(cost),
-            upgrade: old.colour != Colour::White,
-        })
+        Ok(lay_outcome(map, old, new))
     }
 
     /// 18Ireland Irish Mail: a special lay may put a red tile on a blue hex, whatever the
@@ -982,5 +973,19 @@ impl TokenErrorKind {
             TokenErrorKind::NoSlot => TokenError::NoSlot(hex),
             TokenErrorKind::Reserved => TokenError::Reserved(hex),
         }
+    }
+}
+
+/// What laying `new` over `old` is and costs (terrain), once the lay is legal.
+pub(crate) fn lay_outcome(map: &MapData, old: &TileDef, new: &TileDef) -> LayOutcome {
+    // 18Ireland: no terrain when the new tile has only narrow track.
+    let cost = if map.rules.narrow_lay_free && new.narrow_only() {
+        0
+    } else {
+        old.upgrade_cost
+    };
+    LayOutcome {
+        cost: Money(cost),
+        upgrade: old.colour != Colour::White,
     }
 }
