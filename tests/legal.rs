@@ -322,9 +322,6 @@ fn fixtures_agree() {
 fn ireland_fixtures_agree() {
     let Some(shared) = shared_dir() else { return };
     let (total, problems) = fixtures_problems(&shared, "18Ireland");
-    if let Some(dump) = std::env::var_os("LEGAL_DUMP") {
-        std::fs::write(dump, problems.join("\n")).unwrap();
-    }
     assert!(total > 1000, "{total}");
     assert!(
         problems.is_empty(),
@@ -347,6 +344,38 @@ fn selfplay_agrees() {
         let players = 2 + (seed % 3) as usize;
         let played = selfplay::play("1836Jr30", players, seed, policy).unwrap();
         assert!(played.game.finished, "seed {seed} did not finish");
+        let game = Game::new(&played.setup).unwrap();
+        let (_, p) = check_game(game, &played.actions, seed);
+        problems.extend(p.into_iter().map(|p| format!("seed {seed}: {p}")));
+    }
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems[..problems.len().min(30)].join("\n")
+    );
+}
+
+/// 18Ireland self-play, one game per policy: every state agrees (minor auctions, gauge track,
+/// mergers and votes included), and both games reach a natural end (the bank breaks).
+#[test]
+fn ireland_selfplay_agrees() {
+    let mut problems = Vec::new();
+    for (seed, policy) in [(1u64, Policy::Greedy), (2, Policy::Random)] {
+        let played = selfplay::play("18Ireland", 4, seed, policy).unwrap();
+        assert!(played.game.finished, "seed {seed} did not finish");
+        assert_eq!(
+            played.game.end_reason,
+            Some(railnote::engine::GameEndReason::Bank),
+            "seed {seed}"
+        );
+        assert!(
+            played
+                .actions
+                .iter()
+                .any(|a| matches!(a, Action::Merge { .. })),
+            "seed {seed}: no merger was proposed"
+        );
         let game = Game::new(&played.setup).unwrap();
         let (_, p) = check_game(game, &played.actions, seed);
         problems.extend(p.into_iter().map(|p| format!("seed {seed}: {p}")));

@@ -149,7 +149,11 @@ impl Gen<'_> {
                     game.board
                         .legal_rotations_with(map, hex, tile, Some(&reach), false);
                 for r in (0..6u8).filter(|r| rotations & (1 << r) != 0) {
-                    out.push((hd.id, tile, Rotation::new(r).unwrap_or_default()));
+                    if old.paths.is_empty()
+                        || game.board.adds_track_or_value(map, corp, hex, tile, r)
+                    {
+                        out.push((hd.id, tile, Rotation::new(r).unwrap_or_default()));
+                    }
                 }
             }
         }
