@@ -388,6 +388,22 @@ fn ireland_selfplay_agrees() {
     );
 }
 
+/// A random 18Ireland game in which every corporation closes: nothing operates and nobody can
+/// act, so the rounds follow each other (private revenue) until the bank breaks. This used to
+/// recurse between rounds until the stack overflowed.
+#[test]
+fn ireland_game_without_corporations_ends_by_the_bank() {
+    let played = selfplay::play("18Ireland", 4, 1, Policy::Random).unwrap();
+    assert!(played.game.finished);
+    assert_eq!(
+        played.game.end_reason,
+        Some(railnote::engine::GameEndReason::Bank)
+    );
+    assert!(played.game.corps.iter().all(|c| c.closed || !c.floated));
+    assert_eq!(played.actions.len(), 345);
+    assert_eq!(played.game.round_label(), "OR 58.2");
+}
+
 /// The long run of the issue: `RAILNOTE_SELFPLAY_GAMES=1000 cargo test --release -- --ignored`.
 #[test]
 #[ignore]
