@@ -393,15 +393,25 @@ fn ireland_selfplay_agrees() {
 /// recurse between rounds until the stack overflowed.
 #[test]
 fn ireland_game_without_corporations_ends_by_the_bank() {
-    let played = selfplay::play("18Ireland", 4, 1, Policy::Random).unwrap();
+    let played = selfplay::play("18Ireland", 4, 11, Policy::Random).unwrap();
     assert!(played.game.finished);
     assert_eq!(
         played.game.end_reason,
         Some(railnote::engine::GameEndReason::Bank)
     );
     assert!(played.game.corps.iter().all(|c| c.closed || !c.floated));
-    assert_eq!(played.actions.len(), 345);
-    assert_eq!(played.game.round_label(), "OR 58.2");
+    assert_eq!(played.actions.len(), 500);
+    assert_eq!(played.game.round_label(), "OR 62.2");
+}
+
+/// A random 18Ireland game in which checking a bankruptcy (after the round's last corporation
+/// had closed) re-sorted the operating order past its end and panicked.
+#[test]
+fn ireland_bankruptcy_after_the_last_corporation_closed() {
+    let played = selfplay::play("18Ireland", 4, 59, Policy::Random).unwrap();
+    assert!(played.game.finished);
+    assert_eq!(played.actions.len(), 859);
+    assert_eq!(played.game.round_label(), "OR 26.2");
 }
 
 /// The long run of the issue: `RAILNOTE_SELFPLAY_GAMES=1000 cargo test --release -- --ignored`.

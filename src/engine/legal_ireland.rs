@@ -182,6 +182,7 @@ impl Gen<'_> {
                     tiles,
                     free,
                     consumes_tile_lay,
+                    connected,
                     ..
                 } = ability
                 else {
@@ -219,9 +220,14 @@ impl Gen<'_> {
                         let irish_mail = map.rules.red_on_blue
                             && old.colour == Colour::Blue
                             && new.colour == Colour::Red;
-                        let rotations = game
-                            .board
-                            .legal_rotations_with(map, h, tile, None, irish_mail);
+                        let reach = connected.then(|| Reach::compute(map, &game.board, corp));
+                        let rotations = game.board.legal_rotations_with(
+                            map,
+                            h,
+                            tile,
+                            reach.as_ref(),
+                            irish_mail && !connected,
+                        );
                         for r in (0..6u8).filter(|r| rotations & (1 << r) != 0) {
                             self.push_checked(Action::LayTile {
                                 entity,

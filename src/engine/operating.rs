@@ -1107,6 +1107,7 @@ fn special_lay(
             free,
             consumes_tile_lay,
             closes_when_used,
+            connected,
             ..
         } => Some((
             hexes.clone(),
@@ -1115,6 +1116,7 @@ fn special_lay(
                 free: *free,
                 consumes: *consumes_tile_lay,
                 closes: *closes_when_used,
+                connected: *connected,
             },
         )),
         Ability::Teleport { hexes, tiles } => {
@@ -1167,9 +1169,10 @@ fn special_lay(
         SpecialLay::Lay {
             free,
             consumes: false,
+            connected,
             ..
-        } => extra_lay(game, corp, hex, tile, rotation, free)?,
-        SpecialLay::Teleport => extra_lay(game, corp, hex, tile, rotation, false)?,
+        } => extra_lay(game, corp, hex, tile, rotation, free, connected)?,
+        SpecialLay::Teleport => extra_lay(game, corp, hex, tile, rotation, false, false)?,
     }
     game.companies[company.0 as usize].uses_left -= 1;
     if let SpecialLay::Lay { closes: true, .. } = kind {
@@ -1202,12 +1205,13 @@ enum SpecialLay {
         free: bool,
         consumes: bool,
         closes: bool,
+        connected: bool,
     },
     Teleport,
 }
 
-/// A lay outside the corporation's tile actions: no connection needed; terrain paid unless
-/// the private waives it.
+/// A lay outside the corporation's tile actions: no connection needed unless the private
+/// asks for one (18Ireland DCR); terrain paid unless the private waives it.
 fn extra_lay(
     game: &mut Game,
     corp: CorpId,
@@ -1215,6 +1219,7 @@ fn extra_lay(
     tile: TileId,
     rotation: Rotation,
     free: bool,
+    connected: bool,
 ) -> Result<(), RuleViolation> {
     let colours = game.title.phases[game.phase].tiles.clone();
     let request = LayRequest {
@@ -1224,7 +1229,7 @@ fn extra_lay(
         rotation,
         phase_colours: &colours,
         blocked_hexes: &[],
-        check_connectivity: false,
+        check_connectivity: connected,
     };
     let outcome = game
         .board
@@ -2044,11 +2049,12 @@ fn emergency_sell(
 impl Game {
     /// After emergency sales, corporations that have not operated yet are re-sorted.
     fn recalculate_order(&mut self) {
-        let index = or(self).index;
-        let mut rest: Vec<CorpId> = or(self).order[index + 1..].to_vec();
+        // The index may already be past the end (a bankruptcy closed the last corporation).
+        let keep = (or(self).index + 1).min(or(self).order.len());
+        let mut rest: Vec<CorpId> = or(self).order[keep..].to_vec();
         rest.sort_by_key(|c| self.operating_key(*c));
         let o = or_mut(self);
-        o.order.truncate(index + 1);
+        o.order.truncate(keep);
         o.order.extend(rest);
     }
 }
