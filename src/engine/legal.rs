@@ -803,7 +803,8 @@ impl Gen<'_> {
                 price,
                 exchange: None,
             };
-            self.push_range(buy(Money(1)), Money(1), cash);
+            let lo = self.after_sale_min(corp, train).unwrap_or(Money(1));
+            self.push_range(buy(lo), lo, cash);
             // Emergency: the president tops up, up to the face price.
             let face = game.title.train(train.kind).price;
             let mut lo = cash + Money(1);

@@ -10,9 +10,9 @@ use crate::action::{Action, BidTarget, Entity};
 use crate::engine::map::{lay_outcome, Colour, HexIdx, Reach};
 use crate::engine::operating::OrStep;
 use crate::engine::state::CompanyOwner;
-use crate::engine::title::Ability;
+use crate::engine::title::{Ability, EmergencySales};
 use crate::engine::Round;
-use crate::ids::{CityRef, CompanyId, CorpId, HexId, Money, PlayerId, Rotation, TileId};
+use crate::ids::{CityRef, CompanyId, CorpId, HexId, Money, PlayerId, Rotation, TileId, TrainId};
 
 /// Minor-auction bids rise in steps of this (reference `min_increment`).
 const MINOR_BID_STEP: Money = Money(5);
@@ -240,6 +240,25 @@ impl Gen<'_> {
                 }
             }
         }
+    }
+
+    /// 18Ireland: the lowest price of a train from another corporation after an emergency
+    /// sale, when its face price is above the treasury (see `buy_train`).
+    pub(super) fn after_sale_min(&self, corp: CorpId, train: TrainId) -> Option<Money> {
+        let game = self.game;
+        if game.title.operating.emergency_sales != EmergencySales::WhileCorporationShort {
+            return None;
+        }
+        let Round::Operating(o) = &game.round else {
+            return None;
+        };
+        let cash = game.corp(corp).cash;
+        if game.title.train(train.kind).price <= cash {
+            return None;
+        }
+        let sold = o.last_share_sold_price?;
+        let president = game.corp(corp).president?;
+        Some((cash + game.player(president).cash - sold + Money(1)).max(Money(1)))
     }
 
     /// Bonus markers (CDSPC, TASPS): any time of an operating round, by a private that a

@@ -1754,6 +1754,24 @@ fn buy_train(
         shortfall = Money::ZERO;
     }
     let _ = shortfall;
+    // 18Ireland (reference `spend_minmax`): after an emergency sale, a train whose face price
+    // the treasury cannot pay must cost more than the sale was needed for, even one from
+    // another corporation bought within the treasury.
+    if game.title.operating.emergency_sales == EmergencySales::WhileCorporationShort
+        && price <= cash
+        && face > cash
+    {
+        if let (Some(sold), Some(president)) =
+            (or(game).last_share_sold_price, game.corp(corp).president)
+        {
+            let min = cash + game.player(president).cash - sold + Money(1);
+            if price < min {
+                return Err(RuleViolation::Train(format!(
+                    "after selling shares the train must cost at least {min}"
+                )));
+            }
+        }
+    }
     if let Some(traded) = exchange {
         game.corp_mut(corp).trains.retain(|x| *x != traded);
         game.set_train_owner(traded, TrainOwner::Pool);
