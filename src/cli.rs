@@ -651,13 +651,6 @@ fn moves(args: &MovesArgs) -> io::Result<Outcome> {
 }
 
 fn selfplay(args: &SelfplayArgs) -> io::Result<Outcome> {
-    if args.title != "1836Jr30" {
-        eprintln!(
-            "railnote: selfplay: only 1836Jr30 can be played so far, not {}",
-            args.title
-        );
-        return Ok(Outcome::Failed);
-    }
     let policy = match args.policy {
         PolicyArg::Random => Policy::Random,
         PolicyArg::Greedy => Policy::Greedy,

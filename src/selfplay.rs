@@ -10,6 +10,9 @@ use crate::engine::{
 };
 use crate::ids::Money;
 
+#[path = "selfplay_ireland.rs"]
+mod ireland;
+
 /// Most actions a self-play game may take before it is abandoned (a safety net; games end by
 /// bank break or bankruptcy long before).
 pub const MAX_ACTIONS: usize = 20_000;
@@ -118,6 +121,16 @@ pub fn choose(game: &Game, legal: &LegalActions, policy: Policy, rng: &mut Rng) 
         return None;
     }
     match policy {
+        Policy::Random if ireland::applies(game) => {
+            let kept = LegalActions {
+                actions: ireland::keeps_corporations(game, legal)
+                    .into_iter()
+                    .cloned()
+                    .collect(),
+                ..legal.clone()
+            };
+            Some(random_with(&kept, rng, true))
+        }
         Policy::Random => Some(random(legal, rng)),
         Policy::Greedy => Some(greedy(game, legal, rng)),
     }
@@ -138,13 +151,20 @@ fn kind_weight(a: &Action) -> f64 {
 fn pick_price(l: &LegalAction, rng: &mut Rng) -> Action {
     match l.price_range() {
         Some((lo, hi)) if hi > lo => {
-            l.at_price(Money(lo.0 + rng.below((hi.0 - lo.0 + 1) as u64) as i64))
+            let step = l.price_step.map_or(1, |s| s.0.max(1));
+            let count = (hi.0 - lo.0) / step + 1;
+            l.at_price(Money(lo.0 + step * rng.below(count as u64) as i64))
         }
         _ => l.action.clone(),
     }
 }
 
 fn random(legal: &LegalActions, rng: &mut Rng) -> Action {
+    random_with(legal, rng, false)
+}
+
+/// [`random`], with 18Ireland's weights and bid prices when `ireland`.
+fn random_with(legal: &LegalActions, rng: &mut Rng, ireland: bool) -> Action {
     // Kinds (with the empty run apart from real runs), each weighted, then uniform within.
     let mut kinds: Vec<(String, f64, Vec<&LegalAction>)> = Vec::new();
     for l in &legal.actions {
@@ -154,7 +174,13 @@ fn random(legal: &LegalActions, rng: &mut Rng) -> Action {
         };
         match kinds.iter_mut().find(|(k, _, _)| *k == name) {
             Some((_, _, list)) => list.push(l),
-            None => kinds.push((name, kind_weight(&l.action), vec![l])),
+            None => {
+                let weight = ireland
+                    .then(|| ireland::kind_weight(&l.action))
+                    .flatten()
+                    .unwrap_or_else(|| kind_weight(&l.action));
+                kinds.push((name, weight, vec![l]))
+            }
         }
     }
     let total: f64 = kinds.iter().map(|k| k.1).sum();
@@ -168,6 +194,11 @@ fn random(legal: &LegalActions, rng: &mut Rng) -> Action {
         x -= w;
     }
     let l = chosen[rng.below(chosen.len() as u64) as usize];
+    if ireland {
+        if let Some(a) = ireland::pick_price(l, rng) {
+            return a;
+        }
+    }
     pick_price(l, rng)
 }
 
@@ -195,6 +226,11 @@ fn greedy(game: &Game, legal: &LegalActions, rng: &mut Rng) -> Action {
         .collect();
     let has =
         |f: &dyn Fn(&Action) -> bool| own.iter().find(|l| f(&l.action)).map(|l| l.action.clone());
+    if ireland::applies(game) {
+        if let Some(a) = ireland::greedy(game, legal, &own) {
+            return a;
+        }
+    }
     match game.round_kind() {
         RoundKind::Auction => {
             // A par after CFLV: a middle price.

@@ -58,10 +58,25 @@ fn usage_errors_exit_2() {
 
 /// Commands that cover 1836Jr30 only refuse other titles instead of answering wrongly.
 #[test]
-fn commands_not_yet_for_18ireland_refuse_it() {
-    let out = railnote(&["selfplay", "--title", "18Ireland", "-o", "/dev/null"]);
+fn selfplay_plays_18ireland_and_refuses_unknown_titles() {
+    let out = railnote(&[
+        "selfplay",
+        "--title",
+        "18Ireland",
+        "--players",
+        "4",
+        "--seed",
+        "9",
+        "--format",
+        "text",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("seed 9: finished after "), "{text}");
+    assert!(text.contains("(bank)"), "{text}");
+    let out = railnote(&["selfplay", "--title", "1830", "-o", "/dev/null"]);
     assert_eq!(code(&out), 2);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("only 1836Jr30 can be played so far"));
+    assert!(stderr(&out).contains("1830"), "{}", stderr(&out));
 }
 
 /// 18xx.games draws the random setup from the seed: a game that states only its setup cannot

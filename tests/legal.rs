@@ -15,12 +15,11 @@ mod agreement;
 
 use agreement::check_game;
 
-#[test]
-fn fixtures_agree() {
-    let Some(shared) = shared_dir() else { return };
+/// Every state of every fixture of `title`: (states checked, problems).
+fn fixtures_problems(shared: &std::path::Path, title: &str) -> (usize, Vec<String>) {
     let mut total = 0;
     let mut problems = Vec::new();
-    for path in fixtures(&shared, "1836Jr30") {
+    for path in fixtures(shared, title) {
         let src = std::fs::read_to_string(&path).unwrap();
         let log = railnote::log::read(&path.display().to_string(), &src).unwrap();
         let game = Game::new(&railnote::replay::setup(&log)).unwrap();
@@ -39,12 +38,33 @@ fn fixtures_agree() {
                 .map(|p| format!("{}: {p}", path.file_name().unwrap().to_string_lossy())),
         );
     }
+    (total, problems)
+}
+
+#[test]
+fn fixtures_agree() {
+    let Some(shared) = shared_dir() else { return };
+    let (total, problems) = fixtures_problems(&shared, "1836Jr30");
     assert!(total > 1000, "{total}");
     assert!(
         problems.is_empty(),
         "{} problems:\n{}",
         problems.len(),
         problems[..problems.len().min(30)].join("\n")
+    );
+}
+
+/// The four 18Ireland fixtures: minor auctions, narrow gauge, mergers, votes, assignments.
+#[test]
+fn ireland_fixtures_agree() {
+    let Some(shared) = shared_dir() else { return };
+    let (total, problems) = fixtures_problems(&shared, "18Ireland");
+    assert!(total > 1000, "{total}");
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems[..problems.len().min(40)].join("\n")
     );
 }
 
@@ -71,6 +91,68 @@ fn selfplay_agrees() {
         problems.len(),
         problems[..problems.len().min(30)].join("\n")
     );
+}
+
+/// 18Ireland self-play, one game per policy: every state agrees (minor auctions, gauge track,
+/// mergers and votes included), and both games reach a natural end (the bank breaks).
+#[test]
+fn ireland_selfplay_agrees() {
+    let mut problems = Vec::new();
+    for (seed, policy) in [(1u64, Policy::Greedy), (2, Policy::Random)] {
+        let played = selfplay::play("18Ireland", 4, seed, policy).unwrap();
+        assert!(played.game.finished, "seed {seed} did not finish");
+        assert_eq!(
+            played.game.end_reason,
+            Some(railnote::engine::GameEndReason::Bank),
+            "seed {seed}"
+        );
+        assert!(
+            played
+                .actions
+                .iter()
+                .any(|a| matches!(a, Action::Merge { .. })),
+            "seed {seed}: no merger was proposed"
+        );
+        let game = Game::new(&played.setup).unwrap();
+        let (_, p) = check_game(game, &played.actions, seed);
+        problems.extend(p.into_iter().map(|p| format!("seed {seed}: {p}")));
+    }
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems[..problems.len().min(30)].join("\n")
+    );
+}
+
+/// A random 18Ireland game in which every corporation closes: nothing operates and nobody can
+/// act, so the rounds follow each other (private revenue) until the bank breaks. This used to
+/// recurse between rounds until the stack overflowed.
+#[test]
+fn ireland_game_without_corporations_ends_by_the_bank() {
+    let played = selfplay::play("18Ireland", 4, 11, Policy::Random).unwrap();
+    assert!(played.game.finished);
+    assert_eq!(
+        played.game.end_reason,
+        Some(railnote::engine::GameEndReason::Bank)
+    );
+    assert!(played.game.corps.iter().all(|c| c.closed || !c.floated));
+    assert_eq!(played.actions.len(), 500);
+    assert_eq!(played.game.round_label(), "OR 61.2");
+}
+
+/// A random 18Ireland game in which checking a bankruptcy (after the round's last corporation
+/// had closed) re-sorted the operating order past its end and panicked.
+#[test]
+fn ireland_bankruptcy_after_the_last_corporation_closed() {
+    let played = selfplay::play("18Ireland", 4, 59, Policy::Random).unwrap();
+    assert!(played.game.finished);
+    assert!(played
+        .actions
+        .iter()
+        .any(|a| matches!(a, Action::Bankrupt { .. })));
+    assert_eq!(played.actions.len(), 818);
+    assert_eq!(played.game.round_label(), "OR 19.2");
 }
 
 /// The long run of the issue: `RAILNOTE_SELFPLAY_GAMES=1000 cargo test --test integration

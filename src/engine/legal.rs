@@ -14,8 +14,11 @@
 
 use std::fmt;
 
+#[path = "legal_ireland.rs"]
+mod ireland;
+
 use crate::action::{Action, BidTarget, DividendKind, Entity, MarketCell, RouteSpec};
-use crate::engine::map::{jr30_port_rule, End, HexIdx, Reach, Station, TrainRoute};
+use crate::engine::map::{ContextRules, HexIdx, Reach, SearchLimits, Station, TrainSpec};
 use crate::engine::operating::OrStep;
 use crate::engine::shares::Holder;
 use crate::engine::state::CompanyOwner;
@@ -31,8 +34,12 @@ pub struct LegalAction {
     /// The action, at the lowest legal price when [`LegalAction::max_price`] is set.
     pub action: Action,
     /// The highest legal price, when the price may be chosen (bids, private purchases, trains
-    /// from other corporations). Every price from the action's price to this one is legal.
+    /// from other corporations). Every price from the action's price to this one is legal
+    /// (in steps of [`LegalAction::price_step`] when set).
     pub max_price: Option<Money>,
+    /// The step between legal prices of a range, when not every amount is legal (18Ireland
+    /// bids: the lowest bid plus a multiple of 5).
+    pub price_step: Option<Money>,
 }
 
 impl LegalAction {
@@ -40,6 +47,7 @@ impl LegalAction {
         LegalAction {
             action,
             max_price: None,
+            price_step: None,
         }
     }
 
@@ -101,7 +109,12 @@ impl LegalActions {
                 return false;
             }
             match (price, lo) {
-                (Some(p), Some(lo)) => p >= lo && p <= l.max_price.unwrap_or(lo),
+                (Some(p), Some(lo)) => {
+                    p >= lo
+                        && p <= l.max_price.unwrap_or(lo)
+                        && l.price_step
+                            .is_none_or(|step| (p - lo).0 % step.0.max(1) == 0)
+                }
                 _ => true,
             }
         })
@@ -134,6 +147,32 @@ fn price_of(a: &Action) -> Option<Money> {
 fn key_of(game: &Game, a: &Action) -> (String, Option<Money>) {
     let price = price_of(a);
     let key = match a {
+        // Issues and redemptions: any certificate of the same size from the same holder is
+        // equivalent; the stated percent is not checked.
+        Action::SellShares {
+            entity: entity @ Entity::Corporation(_),
+            shares,
+            ..
+        }
+        | Action::BuyShares {
+            entity: entity @ Entity::Corporation(_),
+            shares,
+            ..
+        } => {
+            let holder = shares.first().and_then(|s| game.holder_of(*s));
+            let pct: u8 = shares.iter().map(|s| game.share_percent(*s)).sum();
+            let same = shares
+                .iter()
+                .all(|s| game.holder_of(*s) == holder && s.corp == shares[0].corp)
+                && distinct(shares);
+            format!(
+                "{} {entity:?} {:?} {holder:?} {same} n={} pres={} pct={pct}",
+                a.type_name(),
+                shares.first().map(|s| s.corp),
+                shares.len(),
+                shares.iter().any(|s| s.index == 0),
+            )
+        }
         Action::Bid { entity, target, .. } => format!("bid {entity:?} {target:?}"),
         Action::BuyCompany {
             entity, company, ..
@@ -249,8 +288,9 @@ impl Game {
             Round::Operating(_) => {
                 gen.operating();
                 gen.exchanges();
+                gen.assignments();
             }
-            Round::Merger(_) => gen.merger(),
+            Round::Merger(_) => gen.merger_round(),
         }
         gen.out
     }
@@ -265,13 +305,6 @@ struct Gen<'g> {
 
 impl Gen<'_> {
     /// Keeps a candidate if `check` accepts it (duplicates by key are dropped).
-    /// Merger rounds: only passing is implemented so far.
-    fn merger(&mut self) {
-        if let Some(entity) = self.game.acting_entity() {
-            self.push_checked(Action::Pass { entity });
-        }
-    }
-
     fn push_checked(&mut self, action: Action) {
         if self.game.check(&action).is_ok() {
             self.push_unique(LegalAction::exact(action));
@@ -291,15 +324,28 @@ impl Gen<'_> {
         if lo > hi {
             return;
         }
+        self.push_range_step(action, lo, hi, None);
+    }
+
+    /// [`Gen::push_range`] with a price step: `hi` is lowered to `lo` plus a multiple of it.
+    fn push_range_step(&mut self, action: Action, lo: Money, hi: Money, step: Option<Money>) {
+        let hi = match step {
+            Some(step) if hi >= lo => hi - Money((hi - lo).0 % step.0.max(1)),
+            _ => hi,
+        };
+        if lo > hi {
+            return;
+        }
         let legal = LegalAction {
             action,
             max_price: Some(hi),
+            price_step: step,
         };
         let low = legal.at_price(lo);
         if self.game.check(&low).is_ok() && self.game.check(&legal.at_price(hi)).is_ok() {
             self.out.actions.push(LegalAction {
                 action: low,
-                max_price: Some(hi),
+                ..legal
             });
         }
     }
@@ -352,7 +398,8 @@ impl Gen<'_> {
                 self.push_checked(bid(a.face_price(game, company)));
             } else {
                 let (lo, hi) = (a.min_bid(game, company), a.max_bid(game, player, company));
-                self.push_range(bid(lo), lo, hi);
+                let step = game.title.auction.bid_multiple.then_some(Money(5));
+                self.push_range_step(bid(lo), lo, hi, step);
             }
         }
         self.push_checked(Action::Pass { entity });
@@ -362,6 +409,9 @@ impl Gen<'_> {
 
     fn stock(&mut self) {
         let game = self.game;
+        if game.title.minor_auction.is_some() && self.minor_auction_step() {
+            return;
+        }
         let Some(Entity::Player(player)) = game.acting_entity() else {
             return;
         };
@@ -382,6 +432,9 @@ impl Gen<'_> {
                     self.push_checked(Action::Par { entity, corp, cell });
                 }
             }
+        }
+        if game.title.minor_auction.is_some() {
+            self.minor_auction_openings(player);
         }
         self.push_checked(Action::Pass { entity });
     }
@@ -587,6 +640,9 @@ impl Gen<'_> {
     fn track(&mut self, corp: CorpId) {
         let game = self.game;
         let map = game.title.map;
+        if map.rules.gauges {
+            return self.gauge_track(corp);
+        }
         let reach = Reach::compute(map, &game.board, corp);
         let blocked = game.blocked_hexes();
         let colours = &game.title.phases[game.phase].tiles;
@@ -627,6 +683,9 @@ impl Gen<'_> {
     fn special_lays(&mut self, corp: CorpId) {
         let game = self.game;
         let map = game.title.map;
+        if map.rules.gauges {
+            return self.gauge_special_lays(corp);
+        }
         let supply = self.supply();
         for &company in &game.corp(corp).companies {
             if game.company(company).uses_left == 0 || game.company(company).closed {
@@ -773,309 +832,40 @@ impl Gen<'_> {
 
 // ----- route search ------------------------------------------------------------------------
 
-/// A stop: hex index and node index on its tile.
-type NodeRef = (u16, u8);
-
-/// A stretch of track from one stop to the next: the hexes walked and the (hex, path) used.
-#[derive(Debug, Clone)]
-struct Segment {
-    to: NodeRef,
-    hexes: Vec<u16>,
-    paths: Vec<(u16, u8)>,
-    /// The last path is terminal (the route must end there).
-    terminal: bool,
-}
-
-/// A route under construction: stops in order, segments between them.
-#[derive(Debug, Clone)]
-struct Walk {
-    stops: Vec<NodeRef>,
-    segments: Vec<Segment>,
-}
-
-/// Most walks explored from one station (bounds the search for long trains).
-const MAX_WALKS: usize = 400;
-
-/// Segments leaving a stop: every way along the track to the next node.
-fn segments_from(game: &Game, from: NodeRef) -> Vec<Segment> {
-    let map = game.title.map;
-    let board = &game.board;
-    let mut out = Vec::new();
-    let (h, n) = from;
-    let (tile, rot) = board.tile_at(HexIdx(h));
-    let t = map.tile_def(tile.def);
-    for (pi, p) in t.paths.iter().enumerate() {
-        if !p.nodes().any(|m| m == n) {
-            continue;
-        }
-        let other = if p.a == End::Node(n) { p.b } else { p.a };
-        let mut seg = Segment {
-            to: from,
-            hexes: vec![h],
-            paths: vec![(h, pi as u8)],
-            terminal: p.terminal,
-        };
-        match other {
-            End::Node(m) => {
-                seg.to = (h, m);
-                out.push(seg);
-            }
-            End::Edge(e) => {
-                let e = End::Edge(e).rotated(rot.get());
-                let End::Edge(e) = e else { continue };
-                follow(game, &mut seg, h, e, p.gauge, &mut out);
-            }
-        }
-    }
-    out
-}
-
-/// Continues a segment across edge `e` of hex `h`.
-fn follow(
-    game: &Game,
-    seg: &mut Segment,
-    h: u16,
-    e: u8,
-    gauge: crate::engine::map::Gauge,
-    out: &mut Vec<Segment>,
-) {
-    let map = game.title.map;
-    let Some(nb) = map.hexes[usize::from(h)].neighbours[usize::from(e)] else {
-        return;
-    };
-    let facing = (e + 3) % 6;
-    let (tile, rot) = game.board.tile_at(nb);
-    let t = map.tile_def(tile.def);
-    for (qi, q) in t.paths.iter().enumerate() {
-        if seg.paths.contains(&(nb.0, qi as u8)) || !gauge.joins(q.gauge) {
-            continue;
-        }
-        let ends = q.ends();
-        let Some(enter) = ends
-            .iter()
-            .position(|x| x.rotated(rot.get()) == End::Edge(facing))
-        else {
-            continue;
-        };
-        let other = ends[1 - enter];
-        seg.paths.push((nb.0, qi as u8));
-        let pushed_hex = seg.hexes.last() != Some(&nb.0);
-        if pushed_hex {
-            seg.hexes.push(nb.0);
-        }
-        match other {
-            End::Node(m) => {
-                let mut s = seg.clone();
-                s.to = (nb.0, m);
-                s.terminal = q.terminal;
-                out.push(s);
-            }
-            End::Edge(_) => {
-                if let End::Edge(e2) = other.rotated(rot.get()) {
-                    if seg.hexes.len() < 40 {
-                        follow(game, seg, nb.0, e2, q.gauge, out);
-                    }
-                }
-            }
-        }
-        if pushed_hex {
-            seg.hexes.pop();
-        }
-        seg.paths.pop();
-    }
-}
-
-fn walks_from(game: &Game, corp: CorpId, start: NodeRef, max_stops: usize) -> Vec<Walk> {
-    let mut out = Vec::new();
-    let mut stack = vec![Walk {
-        stops: vec![start],
-        segments: Vec::new(),
-    }];
-    let map = game.title.map;
-    while let Some(w) = stack.pop() {
-        if out.len() >= MAX_WALKS {
-            break;
-        }
-        if w.stops.len() > 1 {
-            out.push(w.clone());
-        }
-        if w.stops.len() >= max_stops {
-            continue;
-        }
-        let last = *w.stops.last().unwrap_or(&start);
-        if w.stops.len() > 1 {
-            let ended = w.segments.last().is_some_and(|s| s.terminal);
-            if ended || game.board.node_blocks(map, HexIdx(last.0), last.1, corp) {
-                continue;
-            }
-        }
-        let mut next: Vec<Segment> = segments_from(game, last);
-        next.retain(|s| {
-            !w.stops.contains(&s.to)
-                && !s
-                    .paths
-                    .iter()
-                    .any(|p| w.segments.iter().any(|x| x.paths.contains(p)))
-        });
-        for s in next.into_iter().rev() {
-            let mut n = w.clone();
-            n.stops.push(s.to);
-            n.segments.push(s);
-            stack.push(n);
-        }
-    }
-    out
-}
-
-fn spec_of(
-    game: &Game,
-    train: crate::ids::TrainId,
-    stops: &[NodeRef],
-    segs: &[&Segment],
-) -> RouteSpec {
-    let map = game.title.map;
-    RouteSpec {
-        train,
-        connections: segs
-            .iter()
-            .map(|s| {
-                s.hexes
-                    .iter()
-                    .map(|&h| map.hexes[usize::from(h)].id)
-                    .collect()
-            })
-            .collect(),
-        revenue: None,
-        nodes: stops
-            .iter()
-            .map(|&(h, n)| {
-                let (tile, _) = game.board.tile_at(HexIdx(h));
-                (
-                    map.hexes[usize::from(h)].id,
-                    map.tile_def(tile.def).nodes[usize::from(n)].part,
-                )
-            })
-            .collect(),
-    }
-}
-
-/// Candidate routes for one train of `corp`: walks from each station, and pairs of walks
-/// joined at the station. Deterministic order.
-fn candidate_routes(
-    game: &Game,
-    corp: CorpId,
-    train: crate::ids::TrainId,
-    distance: usize,
-) -> Vec<RouteSpec> {
-    let map = game.title.map;
-    let mut out = Vec::new();
-    let max_stops = distance.min(8);
-    for station in game.board.stations(corp) {
-        let (tile, _) = game.board.tile_at(station.hex);
-        let Some(&node) = map.tile_def(tile.def).cities.get(usize::from(station.city)) else {
-            continue;
-        };
-        let start = (station.hex.0, node);
-        let walks = walks_from(game, corp, start, max_stops);
-        for w in &walks {
-            let segs: Vec<&Segment> = w.segments.iter().collect();
-            out.push(spec_of(game, train, &w.stops, &segs));
-        }
-        // Station in the middle: reverse one walk and continue with another.
-        if game.board.node_blocks(map, station.hex, node, corp) {
-            continue;
-        }
-        for (i, a) in walks.iter().enumerate() {
-            if a.segments.last().is_some_and(|s| s.terminal) && a.segments.len() > 1 {
-                // An offboard end is fine as the far end of the reversed half.
-            }
-            for b in &walks[i + 1..] {
-                if a.stops.len() + b.stops.len() - 1 > max_stops {
-                    continue;
-                }
-                if a.stops[1..].iter().any(|s| b.stops.contains(s))
-                    || a.segments.iter().any(|x| {
-                        x.paths
-                            .iter()
-                            .any(|p| b.segments.iter().any(|y| y.paths.contains(p)))
-                    })
-                {
-                    continue;
-                }
-                let mut stops: Vec<NodeRef> = a.stops.iter().rev().copied().collect();
-                stops.extend_from_slice(&b.stops[1..]);
-                let mut segs: Vec<Segment> = a
-                    .segments
-                    .iter()
-                    .rev()
-                    .map(|s| {
-                        let mut s = s.clone();
-                        s.hexes.reverse();
-                        s
-                    })
-                    .collect();
-                segs.extend(b.segments.iter().cloned());
-                let refs: Vec<&Segment> = segs.iter().collect();
-                out.push(spec_of(game, train, &stops, &refs));
-                if out.len() > 4 * MAX_WALKS {
-                    return out;
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The best run the search finds: trains from the longest, each taking the best route that
-/// still fits with the routes already chosen. `None` if no train can run.
+/// The best run of the corporation's trains that have not run yet, by the exact route search
+/// under the title's own run rules (the search `railnote routes` prints). `None` if no train
+/// can run.
 pub(crate) fn best_run(game: &Game, corp: CorpId) -> Option<Vec<RouteSpec>> {
-    let map = game.title.map;
-    let colours = &game.title.phases[game.phase].tiles;
-    let mut trains: Vec<crate::ids::TrainId> = game
+    let trains: Vec<TrainSpec> = game
         .corp(corp)
         .trains
         .iter()
         .copied()
         .filter(|t| !game.trains.iter().any(|x| x.id == *t && x.operated))
+        .map(|train| TrainSpec {
+            train,
+            distance: u32::from(game.title.train(train.kind).distance),
+        })
         .collect();
-    trains.sort_by_key(|t| {
-        (
-            std::cmp::Reverse(game.title.train(t.kind).distance),
-            t.kind,
-            t.copy,
-        )
-    });
-    let mut chosen: Vec<RouteSpec> = Vec::new();
-    for train in trains {
-        let distance = usize::from(game.title.train(train.kind).distance);
-        let mut best: Option<(Money, RouteSpec)> = None;
-        for spec in candidate_routes(game, corp, train, distance) {
-            let mut all = chosen.clone();
-            all.push(spec);
-            let routes: Vec<TrainRoute<'_>> = all
-                .iter()
-                .map(|r| TrainRoute {
-                    spec: r,
-                    distance: u32::from(game.title.train(r.train.kind).distance),
-                })
-                .collect();
-            let Ok(rev) = game
-                .board
-                .compute_run(map, corp, &routes, colours, jr30_port_rule)
-            else {
-                continue;
-            };
-            let revenue = rev.last().map_or(Money::ZERO, |r| r.revenue);
-            if best.as_ref().is_none_or(|(b, _)| revenue > *b) {
-                let spec = all.pop().expect("pushed above");
-                best = Some((revenue, spec));
-            }
-        }
-        if let Some((_, spec)) = best {
-            chosen.push(spec);
-        }
+    if trains.is_empty() {
+        return None;
     }
-    (!chosen.is_empty()).then_some(chosen)
+    let colours = &game.title.phases[game.phase].tiles;
+    let setup = game.run_setup(corp);
+    let rules = ContextRules::new(setup.context(), &game.board, game.title.map, colours);
+    let best = game
+        .board
+        .best_run(
+            game.title.map,
+            corp,
+            &trains,
+            colours,
+            &rules,
+            SearchLimits::default(),
+        )
+        .ok()?;
+    let routes: Vec<RouteSpec> = best.routes.into_iter().map(|r| r.spec).collect();
+    (!routes.is_empty()).then_some(routes)
 }
 
 impl fmt::Display for LegalAction {

@@ -489,16 +489,14 @@ impl Game {
     }
 
     /// The inclusive price range for buying `train` from another corporation. Short of its
-    /// face value, the reference (1836Jr30) lets the president top up to the face value, and
-    /// after he has sold shares for it the price must need that last sale; with a minimum
-    /// above the maximum nothing can be paid.
+    /// face value, the reference (1836Jr30) lets the president top up to the face value; after
+    /// he has sold shares in an emergency the price must need that last sale (reference
+    /// `spend_minmax`; 18Ireland too, within the treasury, for a train whose face value the
+    /// treasury cannot pay). With a minimum above the maximum nothing can be paid.
     pub(crate) fn price_range_from_others(&self, corp: CorpId, train: TrainId) -> (Money, Money) {
         let cash = self.corp(corp).cash;
         let face = self.title.train(train.kind).price;
         let tops_up = self.title.operating.emergency_sales != EmergencySales::WhileCorporationShort;
-        if !tops_up || cash >= face {
-            return (Money(1), cash);
-        }
         let president_cash = self
             .corp(corp)
             .president
@@ -508,7 +506,12 @@ impl Game {
             Round::Operating(o) => o.last_share_sold_price,
             _ => None,
         };
-        let min = sold.map_or(Money(1), |sold| max_possible - sold + Money(1));
+        let min = sold.filter(|_| face > cash).map_or(Money(1), |sold| {
+            (max_possible - sold + Money(1)).max(Money(1))
+        });
+        if !tops_up || cash >= face {
+            return (min, cash);
+        }
         (min, face.min(max_possible))
     }
 
@@ -1028,33 +1031,7 @@ fn lay_tile_with(
         .board
         .check_lay(game.title.map, &request)
         .map_err(|e| RuleViolation::Track(e.to_string()))?;
-    // Which tile action of the turn this is, and what it may be and cost.
-    let done = or(game).lays.clone();
-    let Some(rule) = game.title.tile_lays.get(done.len()).copied() else {
-        return Err(RuleViolation::Track(format!(
-            "{} has no tile action left this turn",
-            game.title.corp(corp).sym
-        )));
-    };
-    let upgraded_before = done.iter().any(|u| *u);
-    let fee = if outcome.upgrade && !done.is_empty() {
-        match (rule.upgrade, game.second_upgrade_fee(corp)) {
-            (true, _) => rule.cost,
-            (false, Some(fee)) => fee,
-            (false, None) => {
-                return Err(RuleViolation::Track(
-                    "this tile action may only lay a new tile, not upgrade".into(),
-                ))
-            }
-        }
-    } else {
-        if !outcome.upgrade && rule.not_if_upgraded && upgraded_before {
-            return Err(RuleViolation::Track(
-                "no further tile may be laid after an upgrade this turn".into(),
-            ));
-        }
-        rule.cost
-    };
+    let fee = game.tile_action_fee(corp, outcome.upgrade)?;
     let terrain = if waive_terrain {
         Money::ZERO
     } else {
@@ -1064,6 +1041,40 @@ fn lay_tile_with(
     game.lay_checked(hex, tile, rotation);
     or_mut(game).lays.push(outcome.upgrade);
     Ok(())
+}
+
+impl Game {
+    /// Which tile action of the turn the next lay is, and what it may be and cost: the fee
+    /// for a lay (`upgrade` false) or an upgrade, or why the corporation may not make it.
+    pub(crate) fn tile_action_fee(
+        &self,
+        corp: CorpId,
+        upgrade: bool,
+    ) -> Result<Money, RuleViolation> {
+        let done = &or(self).lays;
+        let Some(rule) = self.title.tile_lays.get(done.len()).copied() else {
+            return Err(RuleViolation::Track(format!(
+                "{} has no tile action left this turn",
+                self.title.corp(corp).sym
+            )));
+        };
+        let upgraded_before = done.iter().any(|u| *u);
+        if upgrade && !done.is_empty() {
+            match (rule.upgrade, self.second_upgrade_fee(corp)) {
+                (true, _) => Ok(rule.cost),
+                (false, Some(fee)) => Ok(fee),
+                (false, None) => Err(RuleViolation::Track(
+                    "this tile action may only lay a new tile, not upgrade".into(),
+                )),
+            }
+        } else if !upgrade && rule.not_if_upgraded && upgraded_before {
+            Err(RuleViolation::Track(
+                "no further tile may be laid after an upgrade this turn".into(),
+            ))
+        } else {
+            Ok(rule.cost)
+        }
+    }
 }
 
 /// Issues one treasury share to the pool at the current price; the price drops a row.
@@ -1146,6 +1157,7 @@ fn special_lay(
             free,
             consumes_tile_lay,
             closes_when_used,
+            connected,
             ..
         } => Some((
             hexes.clone(),
@@ -1154,6 +1166,7 @@ fn special_lay(
                 free: *free,
                 consumes: *consumes_tile_lay,
                 closes: *closes_when_used,
+                connected: *connected,
             },
         )),
         Ability::Teleport { hexes, tiles } => {
@@ -1206,9 +1219,10 @@ fn special_lay(
         SpecialLay::Lay {
             free,
             consumes: false,
+            connected,
             ..
-        } => extra_lay(game, corp, hex, tile, rotation, free)?,
-        SpecialLay::Teleport => extra_lay(game, corp, hex, tile, rotation, false)?,
+        } => extra_lay(game, corp, hex, tile, rotation, free, connected)?,
+        SpecialLay::Teleport => extra_lay(game, corp, hex, tile, rotation, false, false)?,
     }
     game.companies[company.0 as usize].uses_left -= 1;
     if let SpecialLay::Lay { closes: true, .. } = kind {
@@ -1241,12 +1255,13 @@ enum SpecialLay {
         free: bool,
         consumes: bool,
         closes: bool,
+        connected: bool,
     },
     Teleport,
 }
 
-/// A lay outside the corporation's tile actions: no connection needed; terrain paid unless
-/// the private waives it.
+/// A lay outside the corporation's tile actions: no connection needed unless the private
+/// asks for one (18Ireland DCR); terrain paid unless the private waives it.
 fn extra_lay(
     game: &mut Game,
     corp: CorpId,
@@ -1254,6 +1269,7 @@ fn extra_lay(
     tile: TileId,
     rotation: Rotation,
     free: bool,
+    connected: bool,
 ) -> Result<(), RuleViolation> {
     let colours = game.title.phases[game.phase].tiles.clone();
     let request = LayRequest {
@@ -1263,7 +1279,7 @@ fn extra_lay(
         rotation,
         phase_colours: &colours,
         blocked_hexes: &[],
-        check_connectivity: false,
+        check_connectivity: connected,
     };
     let outcome = game
         .board
@@ -2091,11 +2107,12 @@ fn emergency_sell(
 impl Game {
     /// After emergency sales, corporations that have not operated yet are re-sorted.
     fn recalculate_order(&mut self) {
-        let index = or(self).index;
-        let mut rest: Vec<CorpId> = or(self).order[index + 1..].to_vec();
+        // The index may already be past the end (a bankruptcy closed the last corporation).
+        let keep = (or(self).index + 1).min(or(self).order.len());
+        let mut rest: Vec<CorpId> = or(self).order[keep..].to_vec();
         rest.sort_by_key(|c| self.operating_key(*c));
         let o = or_mut(self);
-        o.order.truncate(index + 1);
+        o.order.truncate(keep);
         o.order.extend(rest);
     }
 }

@@ -17,8 +17,13 @@ pub(crate) enum Holder {
 }
 
 impl Game {
+    /// The certificate's size; 0 for an index the corporation does not have (an action may
+    /// name any certificate, and is then rejected rather than panicking).
     pub(crate) fn share_percent(&self, share: ShareId) -> u8 {
-        self.title.share_sizes(share.corp)[share.index as usize].0
+        self.title
+            .share_sizes(share.corp)
+            .get(usize::from(share.index))
+            .map_or(0, |p| p.0)
     }
 
     /// The normal (non-president) certificate size of a corporation: the unit of share counts,

@@ -95,11 +95,24 @@ impl StockRound {
         self.current.contains(&TurnAction::Sell)
     }
 
+    /// The minor being auctioned and its highest bid, while an auction runs.
+    pub(crate) fn minor_auction_high(&self) -> Option<(CorpId, Money)> {
+        let a = self.minor_auction.as_ref()?;
+        Some((a.corp, a.bids.iter().map(|(_, p)| *p).max()?))
+    }
+
     fn bought(&self) -> bool {
         self.current
             .iter()
             .any(|a| matches!(a, TurnAction::Buy(_) | TurnAction::Par))
     }
+}
+
+thread_local! {
+    /// A stock round is being started on this thread (see [`Game::start_stock_round`]).
+    static STOCK_ROUND_STARTING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// A stock round started while another was starting, to be started by the outer call.
+    static STOCK_ROUND_DEFERRED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 fn entities(game: &Game) -> Vec<PlayerId> {
@@ -126,12 +139,49 @@ fn sr_mut(game: &mut Game) -> &mut StockRound {
 
 impl Game {
     pub(crate) fn start_stock_round(&mut self) {
-        let count = entities(self).len();
-        self.round = Round::Stock(StockRound {
-            passed: vec![false; count],
-            ..StockRound::default()
-        });
-        self.start_turn();
+        // A stock round in which nobody can act ends at once, and an operating round without
+        // corporations too, so the next stock round would start from within this one: with
+        // nothing left to act (every corporation closed) the game cycles until private revenue
+        // breaks the bank, thousands of rounds deep. The nested start is deferred to this loop
+        // instead (the reference engine moves between rounds in a loop, too).
+        if STOCK_ROUND_STARTING.with(|s| s.replace(true)) {
+            STOCK_ROUND_DEFERRED.with(|d| d.set(true));
+            return;
+        }
+        loop {
+            // Money is all that changes in such a cycle (private revenue); when it does not,
+            // the cycle is endless, and the round waits for a pass instead.
+            let money: Vec<Money> = std::iter::once(self.bank)
+                .chain(self.players.iter().map(|p| p.cash))
+                .collect();
+            STOCK_ROUND_DEFERRED.with(|d| d.set(false));
+            let count = entities(self).len();
+            self.round = Round::Stock(StockRound {
+                passed: vec![false; count],
+                ..StockRound::default()
+            });
+            self.start_turn();
+            if !STOCK_ROUND_DEFERRED.with(|d| d.get()) || self.finished {
+                break;
+            }
+            let after: Vec<Money> = std::iter::once(self.bank)
+                .chain(self.players.iter().map(|p| p.cash))
+                .collect();
+            // Private revenue may break the bank within the cycle (the trigger is otherwise
+            // noted after each action).
+            if self.bank_broken && self.end_trigger.is_none() {
+                self.end_trigger = Some(crate::engine::GameEndReason::Bank);
+            }
+            if after == money {
+                let count = entities(self).len();
+                self.round = Round::Stock(StockRound {
+                    passed: vec![false; count],
+                    ..StockRound::default()
+                });
+                break;
+            }
+        }
+        STOCK_ROUND_STARTING.with(|s| s.set(false));
     }
 
     /// Starts the current entity's turn, auto-passing players with nothing to do.
@@ -177,7 +227,7 @@ impl Game {
     }
 
     /// The first minor of the charter pile not yet started (only it may be auctioned).
-    fn next_minor(&self) -> Option<CorpId> {
+    pub(crate) fn next_minor(&self) -> Option<CorpId> {
         let order = self.resolved_setup.as_ref()?.charter_order.clone();
         order
             .into_iter()
@@ -467,7 +517,7 @@ impl Game {
 
     /// The most a player may bid for a minor: his cash, or nothing if he could not take its
     /// president's certificate.
-    fn max_minor_bid(&self, player: PlayerId, corp: CorpId) -> Money {
+    pub(crate) fn max_minor_bid(&self, player: PlayerId, corp: CorpId) -> Money {
         let pct = self.share_percent(ShareId { corp, index: 0 });
         if self.can_gain(player, corp, pct, false) {
             self.player(player).cash
@@ -509,6 +559,10 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
             } if *c == corp => {
                 choose_home(game, corp, *city)?;
                 sr_mut(game).pending_home = None;
+                // A minor's home chosen while its auction runs: the auction goes on.
+                if sr(game).minor_auction.is_some() {
+                    return Ok(());
+                }
                 let player = sr(game)
                     .acting(game)
                     .expect("a player started the corporation");
@@ -614,6 +668,18 @@ fn par(
     if game.sold_this_round(player, corp) {
         return Err(RuleViolation::Shares(format!(
             "{sym} was sold by this player in this round"
+        )));
+    }
+    // 18Ireland: minors are started by auction, majors by par only from their phase on.
+    if game.title.minor_auction.is_some() && game.title.corp(corp).kind == CorpKind::Minor {
+        return Err(RuleViolation::Shares(format!(
+            "{sym} is a minor; minors are started by auction (bid)"
+        )));
+    }
+    if game.title.corp(corp).kind == CorpKind::Major && !game.majors_may_par() {
+        return Err(RuleViolation::Shares(format!(
+            "majors may not be started by par before phase {}",
+            game.title.major_par_phase.as_deref().unwrap_or("?")
         )));
     }
     game.check_par_cell(cell)?;
@@ -801,7 +867,15 @@ fn open_minor_auction(
         None => return Err(RuleViolation::Shares("no minor is left to start".into())),
     }
     check_minor_bid(game, player, corp, price, rules.min_bid)?;
-    game.place_home_token_at_par(corp);
+    // A home tile with several cities and track asks the minor which city first (reference
+    // `HomeToken` step, which blocks the auction until the token is placed).
+    let map = game.title.map;
+    match game.title.corp(corp).home {
+        Some(home) if game.board.home_needs_choice(map, corp, home) => {
+            sr_mut(game).pending_home = Some(corp);
+        }
+        _ => game.place_home_token_at_par(corp),
+    }
     let min = price + Money(5);
     let active: Vec<PlayerId> = entities(game)
         .into_iter()
@@ -942,6 +1016,14 @@ fn choose_home(
         .board
         .locate_city(map, city)
         .ok_or_else(|| RuleViolation::Token("no such city on the map".into()))?;
+    if let Some(home) = game.title.corp(corp).home {
+        if map.hex_def(station.hex).id != home {
+            return Err(RuleViolation::Token(format!(
+                "{}'s home token goes on {home}",
+                game.title.corp(corp).sym
+            )));
+        }
+    }
     let (tile, _) = game.board.tile_at(station.hex);
     if map.tile_def(tile.def).paths.is_empty() {
         return Err(RuleViolation::Token(

@@ -35,7 +35,8 @@ pub struct MovesReport {
 pub struct MoveGroup {
     /// The reference's action type (`lay_tile`).
     pub kind: String,
-    /// The actions in the 18xx.games format; ranged ones carry `max_price`.
+    /// The actions in the 18xx.games format; ranged ones carry `max_price` (and `price_step`
+    /// when not every amount in the range is legal).
     pub actions: Vec<Value>,
     /// One readable line per action.
     #[serde(skip)]
@@ -59,6 +60,9 @@ impl MovesReport {
                             if let Some(max) = l.max_price {
                                 o.insert("max_price".into(), Value::from(max.0));
                             }
+                            if let Some(step) = l.price_step {
+                                o.insert("price_step".into(), Value::from(step.0));
+                            }
                         }
                         v
                     })
@@ -80,7 +84,10 @@ impl MovesReport {
 
 fn price_text(l: &LegalAction, price: crate::ids::Money) -> String {
     match l.max_price {
-        Some(max) if max != price => format!("{price}–{max}"),
+        Some(max) if max != price => match l.price_step {
+            Some(step) => format!("{price}–{max} in steps of {step}"),
+            None => format!("{price}–{max}"),
+        },
         _ => price.to_string(),
     }
 }

@@ -2,10 +2,10 @@
 //! Cloned before every action, so it is a few flat vectors indexed by hex index.
 
 use super::data::{Colour, End, HexIdx, MapData, NodeKind, PathDef, TileDef};
-use super::graph::Reach;
+use super::graph::{narrow_paths, Reach};
 use super::tile::{
-    city_town_edges, paths_maintained, rotation_keeps_old, upgrade_fault, uses_broad_rules,
-    UpgradeFault,
+    city_town_edges, path_le, paths_maintained, rotation_keeps_old, upgrade_fault,
+    uses_broad_rules, UpgradeFault,
 };
 use crate::ids::{CityRef, CorpId, HexId, Money, Rotation, TileId};
 
@@ -124,6 +124,13 @@ pub enum TrackError {
     /// A private blocks the hex.
     #[error("{0} is blocked by a private company")]
     HexBlocked(HexId),
+    /// 18Ireland: the lay adds no track to the corporation's network and changes no revenue
+    /// on it (the reference's semi-restrictive track rule).
+    #[error("the lay on {hex} must give the corporation new track or change a city's value")]
+    NoNewTrack {
+        /// Where.
+        hex: HexId,
+    },
 }
 
 /// Why a token cannot be placed.
@@ -337,15 +344,65 @@ impl Board {
                 legal: (0..6).filter(|r| legal & (1 << r) != 0).collect(),
             });
         }
-        // 18Ireland: no terrain when the new tile has only narrow track.
-        let cost = if map.rules.narrow_lay_free && new.narrow_only() {
-            0
-        } else {
-            old.upgrade_cost
+        if reach.is_some()
+            && map.rules.gauges
+            && !self.adds_track_or_value(map, req.corp, hex, req.tile, rot)
+        {
+            return Err(TrackError::NoNewTrack { hex: req.hex });
+        }
+        Ok(lay_outcome(map, old, new))
+    }
+
+    /// 18Ireland's (the reference base game's) semi-restrictive track rule, which 1836Jr30
+    /// relaxes: of the new tile's paths on the corporation's network after the lay (broad
+    /// network for a broad-gauge lay, narrow network otherwise), one must be new track or
+    /// reach nodes of other values than the old path it covers.
+    pub(crate) fn adds_track_or_value(
+        &self,
+        map: &MapData,
+        corp: CorpId,
+        hex: HexIdx,
+        tile: TileId,
+        rotation: u8,
+    ) -> bool {
+        let h = hex.get();
+        let st = &self.hexes[h];
+        let old = map.tile_def(st.tile.def);
+        if old.paths.is_empty() {
+            return true;
+        }
+        let new = map.tile_def(tile.def);
+        let mut after = self.clone();
+        let Some(r) = Rotation::new(rotation) else {
+            return false;
         };
-        Ok(LayOutcome {
-            cost: Money(cost),
-            upgrade: old.colour != Colour::White,
+        after.lay(map, hex, tile, r);
+        let reach = Reach::compute(map, &after, corp);
+        let connected = if uses_broad_rules(old, st.rotation, new, rotation) {
+            reach.paths[h]
+        } else {
+            narrow_paths(map, &after, &reach)[h]
+        };
+        let values = |t: &TileDef, p: &PathDef| {
+            let mut v: Vec<Money> = p
+                .nodes()
+                .map(|n| t.nodes[usize::from(n)].revenue.max())
+                .collect();
+            v.sort();
+            v
+        };
+        new.paths.iter().enumerate().any(|(pi, np)| {
+            if connected & (1 << pi) == 0 {
+                return false;
+            }
+            match old
+                .paths
+                .iter()
+                .find(|op| path_le(new, np, rotation, old, op, st.rotation))
+            {
+                None => true,
+                Some(op) => values(old, op) != values(new, np),
+            }
         })
     }
 
@@ -1030,5 +1087,19 @@ impl TokenErrorKind {
             TokenErrorKind::NoSlot => TokenError::NoSlot(hex),
             TokenErrorKind::Reserved => TokenError::Reserved(hex),
         }
+    }
+}
+
+/// What laying `new` over `old` is and costs (terrain), once the lay is legal.
+pub(crate) fn lay_outcome(map: &MapData, old: &TileDef, new: &TileDef) -> LayOutcome {
+    // 18Ireland: no terrain when the new tile has only narrow track.
+    let cost = if map.rules.narrow_lay_free && new.narrow_only() {
+        0
+    } else {
+        old.upgrade_cost
+    };
+    LayOutcome {
+        cost: Money(cost),
+        upgrade: old.colour != Colour::White,
     }
 }

@@ -236,6 +236,27 @@ pub(crate) fn narrow_edges(map: &MapData, board: &Board, reach: &Reach) -> Vec<u
     edges
 }
 
+/// 18Ireland narrow network as paths (reference `narrow_connected_paths`): per hex, the paths
+/// (bit per path index) of the walk [`narrow_edges`] makes.
+pub(crate) fn narrow_paths(map: &MapData, board: &Board, reach: &Reach) -> Vec<u32> {
+    let mut paths = vec![0u32; board.hexes.len()];
+    gauge_walk(map, board, reached_nodes(reach), Gauge::Broad, |step| {
+        if let WalkStep::Path { hex, path, .. } = step {
+            paths[hex] |= 1 << path;
+        }
+    });
+    paths
+}
+
+/// The nodes the corporation's broad graph reaches: where the narrow network starts.
+fn reached_nodes(reach: &Reach) -> impl Iterator<Item = (u16, u8)> + '_ {
+    reach.nodes.iter().enumerate().flat_map(|(h, &mask)| {
+        (0..8u8)
+            .filter(move |node| mask & (1 << node) != 0)
+            .map(move |node| (h as u16, node))
+    })
+}
+
 /// 18Ireland merger connectivity (reference `Merge#corporation_connected?`): the corporations
 /// holding a token in a city reached from `from` over track that is not narrow gauge. The walk
 /// passes through every city and town whoever's tokens fill it (tokens never block a merger)
@@ -286,6 +307,7 @@ enum WalkStep<'w> {
     /// terminal, the nodes the walk does not continue through.
     Path {
         hex: usize,
+        path: u8,
         exits: &'w [(u8, Option<usize>)],
         terminal_nodes: &'w [u8],
     },
@@ -365,6 +387,7 @@ fn gauge_walk(
                 }
                 visit(WalkStep::Path {
                     hex: hu,
+                    path: pi,
                     exits: &exits[..exit_count],
                     terminal_nodes: &terminal_nodes[..terminal_count],
                 });

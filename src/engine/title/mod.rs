@@ -129,6 +129,10 @@ pub enum Ability {
         /// The private closes when the lays are used up.
         #[serde(default)]
         closes_when_used: bool,
+        /// The lay must connect to the corporation's network like a normal lay (18Ireland
+        /// DCR: "subject to normal track laying rules"); other extra lays need no connection.
+        #[serde(default)]
+        connected: bool,
         /// Usable only in the owner's track step (`track`); otherwise any time in its turn.
         #[serde(default)]
         when: Option<String>,

@@ -1,0 +1,185 @@
+//! Self-play choices for what 1836Jr30 does not have (18Ireland): minor auctions, share
+//! issues, and the merger round.
+//!
+//! A game of 18Ireland only ends by the bank breaking, a share price reaching the end of the
+//! market, or a bankruptcy. Players that let the minors go unstarted (each stock round without
+//! a new minor closes the next one) and corporations whose prices fall to 0 (they close) can
+//! leave a game in which nothing operates and nothing can end it, so both policies start
+//! minors readily, at low prices, and keep prices up.
+
+use super::Rng;
+use crate::action::{Action, BidTarget, DividendKind, Entity};
+use crate::engine::{Game, LegalAction, LegalActions, RoundKind};
+use crate::ids::Money;
+
+/// Whether the title uses these choices.
+pub(super) fn applies(game: &Game) -> bool {
+    game.title.minor_auction.is_some()
+}
+
+/// Kind weights of the random policy where they differ from 1836Jr30's.
+pub(super) fn kind_weight(a: &Action) -> Option<f64> {
+    Some(match a {
+        // Opening or raising a minor auction.
+        Action::Bid {
+            target: BidTarget::Corporation(_),
+            ..
+        } => 6.0,
+        Action::Dividend {
+            kind: DividendKind::Payout,
+            ..
+        } => 4.0,
+        // Issuing and redeeming: rarely (issues push the price towards the closing cell).
+        Action::SellShares {
+            entity: Entity::Corporation(_),
+            ..
+        }
+        | Action::BuyShares {
+            entity: Entity::Corporation(_),
+            ..
+        } => 0.1,
+        Action::Merge { .. } => 2.0,
+        _ => return None,
+    })
+}
+
+/// Drops the sales, issues and dividends after which a corporation would close (its price
+/// reaching 0), unless nothing else is left: a random game in which every corporation has
+/// closed has nothing left that could end it.
+pub(super) fn keeps_corporations<'l>(game: &Game, legal: &'l LegalActions) -> Vec<&'l LegalAction> {
+    let open = |g: &Game| g.corps.iter().filter(|c| !c.closed).count();
+    let before = open(game);
+    let kept: Vec<&LegalAction> = legal
+        .actions
+        .iter()
+        .filter(|l| {
+            if !matches!(
+                l.action,
+                Action::SellShares { .. } | Action::Dividend { .. }
+            ) {
+                return true;
+            }
+            let mut next = game.clone();
+            next.process(&l.action).is_ok() && open(&next) >= before
+        })
+        .collect();
+    if kept.is_empty() {
+        legal.actions.iter().collect()
+    } else {
+        kept
+    }
+}
+
+/// A price for a ranged action: bids stay within a few steps of the lowest, so that the
+/// winner keeps cash for shares; other ranges are uniform.
+pub(super) fn pick_price(l: &LegalAction, rng: &mut Rng) -> Option<Action> {
+    let (lo, hi) = l.price_range()?;
+    let step = l.price_step?.0.max(1);
+    let count = ((hi.0 - lo.0) / step + 1).min(4);
+    Some(l.at_price(Money(lo.0 + step * rng.below(count as u64) as i64)))
+}
+
+/// The greedy choice where it differs from 1836Jr30's: minor auctions in the stock round, the
+/// home city of a started major, and the merger round. `None` leaves the choice to the
+/// common greedy policy.
+pub(super) fn greedy(game: &Game, legal: &LegalActions, own: &[&LegalAction]) -> Option<Action> {
+    match game.round_kind() {
+        RoundKind::Stock => greedy_stock(game, legal, own),
+        RoundKind::Merger => Some(greedy_merger(game, own)),
+        _ => None,
+    }
+}
+
+fn greedy_stock(game: &Game, legal: &LegalActions, own: &[&LegalAction]) -> Option<Action> {
+    match legal.acting? {
+        // A major's home: the city worth most now.
+        Entity::Corporation(_) => own
+            .iter()
+            .filter(|l| matches!(l.action, Action::PlaceToken { .. }))
+            .max_by_key(|l| city_value(game, &l.action))
+            .map(|l| l.action.clone()),
+        Entity::Player(p) => {
+            let cash = game.player(p).cash;
+            let bid = own.iter().find(|l| {
+                matches!(
+                    l.action,
+                    Action::Bid {
+                        target: BidTarget::Corporation(_),
+                        ..
+                    }
+                )
+            })?;
+            let (lo, _) = bid.price_range()?;
+            // Raise or open while the bid is a minor's worth and leaves cash for a share.
+            let running = !own.iter().any(|l| {
+                matches!(
+                    l.action,
+                    Action::BuyShares { .. } | Action::Par { .. } | Action::SellShares { .. }
+                )
+            });
+            let limit = if running { 130 } else { 120 };
+            if lo.0 <= limit && lo.0 + 40 <= cash.0 {
+                return Some(bid.action.clone());
+            }
+            if running {
+                return own
+                    .iter()
+                    .find(|l| matches!(l.action, Action::Pass { .. }))
+                    .map(|l| l.action.clone());
+            }
+            None
+        }
+        Entity::Company(_) => None,
+    }
+}
+
+/// The revenue of the city a token goes to, now.
+fn city_value(game: &Game, a: &Action) -> i64 {
+    let Action::PlaceToken { city, .. } = a else {
+        return 0;
+    };
+    let map = game.title.map;
+    let colours = &game.title.phases[game.phase].tiles;
+    let def = map.tile_def(city.tile.def);
+    def.nodes
+        .iter()
+        .find(|n| n.part == city.part)
+        .map_or(0, |n| n.revenue.value(colours).0)
+}
+
+/// Vote for every merger, propose mergers of minors the player holds, form the first major
+/// left, and discard the cheapest train when over the limit.
+fn greedy_merger(game: &Game, own: &[&LegalAction]) -> Action {
+    let first = |f: &dyn Fn(&Action) -> bool| own.iter().find(|l| f(&l.action));
+    if let Some(l) = first(&|a| {
+        matches!(
+            a,
+            Action::Vote {
+                in_favour: true,
+                ..
+            }
+        )
+    }) {
+        return l.action.clone();
+    }
+    if let Some(l) = own
+        .iter()
+        .filter(|l| matches!(l.action, Action::DiscardTrain { .. }))
+        .min_by_key(|l| match l.action {
+            Action::DiscardTrain { train, .. } => game.title.train(train.kind).price,
+            _ => Money::ZERO,
+        })
+    {
+        return l.action.clone();
+    }
+    if let Some(l) = first(&|a| matches!(a, Action::Merge { .. })) {
+        return l.action.clone();
+    }
+    own.iter()
+        .find(|l| matches!(l.action, Action::Pass { .. }))
+        .or(own.first())
+        .map(|l| l.action.clone())
+        .unwrap_or(Action::Pass {
+            entity: Entity::Player(crate::ids::PlayerId(0)),
+        })
+}
