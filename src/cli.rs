@@ -149,7 +149,8 @@ pub enum PolicyArg {
 /// Arguments of `railnote routes`.
 #[derive(Debug, clap::Args)]
 pub struct RoutesArgs {
-    /// The game log (an 18xx.games JSON export).
+    /// The game: an 18xx.games JSON log or a notation file (the format is detected from the
+    /// content).
     pub file: PathBuf,
     /// The state after N processed actions (default: the end of the log).
     #[arg(long, value_name = "N")]
@@ -169,7 +170,8 @@ pub struct RoutesArgs {
 /// Arguments of `railnote replay`.
 #[derive(Debug, clap::Args)]
 pub struct ReplayArgs {
-    /// The game log (an 18xx.games JSON export; the format is detected from the content).
+    /// The game: an 18xx.games JSON log or a notation file (the format is detected from the
+    /// content).
     pub file: PathBuf,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -550,9 +552,7 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
     }
 }
 
-/// Reads a JSON log (the notation is read by [`notation_cmd`]).
-///
-/// Reads a log of whichever format the content is in (only 18xx.games JSON so far).
+/// Reads an 18xx.games JSON log (notation files are read by [`notation_cmd`]).
 pub(crate) fn import(name: &str, bytes: &[u8]) -> Result<GameLog, LogError> {
     let src = String::from_utf8_lossy(bytes);
     let first = src.trim_start();
