@@ -99,7 +99,7 @@ pub struct CheckArgs {
 /// Arguments of `railnote moves`.
 #[derive(Debug, clap::Args)]
 pub struct MovesArgs {
-    /// The game log.
+    /// The game: an 18xx.games JSON log or a notation file.
     pub file: PathBuf,
     /// The state: after N processed actions (`120`), or the first state of a round (`"OR 3.1"`,
     /// `"SR 2"`, `PR`). Default: the end of the log.
