@@ -207,7 +207,28 @@ fn scenario_readme_lists_every_scenario() {
 
 #[test]
 fn annotated_complete_game_is_canonical_and_matches_its_self_play_log() {
-    let path = root().join("samples/1836jr30-complete-annotated.rn");
+    annotated_game(
+        "1836jr30-complete-annotated.rn",
+        "1836jr30-selfplay-greedy-4p-seed200.json",
+        [2, 8, 15, 4],
+        ("Ann", 5450),
+    );
+}
+
+#[test]
+fn annotated_18ireland_game_is_canonical_and_matches_its_self_play_log() {
+    annotated_game(
+        "18ireland-complete-annotated.rn",
+        "18ireland-selfplay-greedy-4p-seed1.json",
+        [1, 2, 12, 4],
+        ("Ciara", 3070),
+    );
+}
+
+/// A complete annotated sample: canonical, finished, with at least `least` variations, check
+/// lines, comments and glyphs, and the standings of the self-play JSON log it annotates.
+fn annotated_game(file: &str, json_file: &str, least: [usize; 4], winner: (&str, i64)) {
+    let path = root().join("samples").join(file);
     let src = std::fs::read_to_string(&path).unwrap();
     let doc = parse("annotated.rn", &src).unwrap();
     // Written in the canonical form, so `railnote fmt` leaves it unchanged.
@@ -217,10 +238,10 @@ fn annotated_complete_game_is_canonical_and_matches_its_self_play_log() {
     // The annotations are the point of the file: they stay.
     let body = &doc.games[0].body;
     let count = |f: fn(&Element) -> bool| body.iter().filter(|e| f(e)).count();
-    assert!(count(|e| matches!(e, Element::Variation(_))) >= 2);
-    assert!(count(|e| matches!(e, Element::Check(_))) >= 8);
-    assert!(count(|e| matches!(e, Element::Comment(_))) >= 15);
-    assert!(count(|e| matches!(e, Element::Move(m) if m.annotation.is_some())) >= 4);
+    assert!(count(|e| matches!(e, Element::Variation(_))) >= least[0]);
+    assert!(count(|e| matches!(e, Element::Check(_))) >= least[1]);
+    assert!(count(|e| matches!(e, Element::Comment(_))) >= least[2]);
+    assert!(count(|e| matches!(e, Element::Move(m) if m.annotation.is_some())) >= least[3]);
     let revenues = body
         .iter()
         .filter(|e| {
@@ -231,7 +252,7 @@ fn annotated_complete_game_is_canonical_and_matches_its_self_play_log() {
     assert!(revenues >= 3);
     // The same game as the self-play JSON log that 18xx.games accepts: the same standings,
     // rank by rank (the log names its players `Player 1`…).
-    let json_path = root().join("samples/1836jr30-selfplay-greedy-4p-seed200.json");
+    let json_path = root().join("samples").join(json_file);
     let json = std::fs::read_to_string(&json_path).unwrap();
     let log = railnote::log::read("selfplay.json", &json).unwrap();
     let game = railnote::replay::replay(&log).unwrap();
@@ -247,8 +268,8 @@ fn annotated_complete_game_is_canonical_and_matches_its_self_play_log() {
         standings(&annotated),
         standings(&ScoreReport::new(&game, &log))
     );
-    let winner = &annotated.players[0];
-    assert_eq!((winner.name.as_str(), winner.total.0), ("Ann", 5450));
+    let first = &annotated.players[0];
+    assert_eq!((first.name.as_str(), first.total.0), winner);
 }
 
 /// Which of the six kinds of element `e` is: heading, check, correction, move, comment,
