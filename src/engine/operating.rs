@@ -2086,6 +2086,30 @@ fn emergency_sell(
             )));
         }
     }
+    if !only_needed {
+        // 18Ireland (reference emergency money, more-than-needed sales not allowed): a bundle
+        // may be sold only while the bundle one certificate smaller would leave the president
+        // and the treasury together short of the most expensive depot train.
+        let dearest = game
+            .depot_offer()
+            .iter()
+            .map(|t| game.title.train(t.kind).price)
+            .max()
+            .unwrap_or(Money::ZERO);
+        let short = dearest - game.corp(corp).cash - game.player(player).cash;
+        let smallest = shares
+            .iter()
+            .map(|s| game.bundle_price(sold_corp, game.share_percent(*s)))
+            .min()
+            .unwrap_or(Money::ZERO);
+        let smaller = game.bundle_price(sold_corp, pct) - smallest;
+        if smaller >= short {
+            return Err(RuleViolation::Shares(format!(
+                "selling {pct}% of {} would raise more than needed for the dearest train ({dearest})",
+                game.title.corp(sold_corp).sym
+            )));
+        }
+    }
     let normal = game.normal_share_percent(sold_corp);
     if pct > normal && only_needed {
         let smaller = game.bundle_price(sold_corp, pct - normal);

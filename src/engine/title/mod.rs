@@ -313,8 +313,9 @@ pub enum EmergencySales {
     /// needed (1836Jr30).
     #[default]
     OnlyWhatIsNeeded,
-    /// While the corporation alone cannot pay for the cheapest train; selling more than
-    /// needed is allowed (18Ireland).
+    /// Starting only while the corporation alone cannot pay for the cheapest train, then each
+    /// sale only while the bundle one certificate smaller would leave president and treasury
+    /// short of the dearest depot train (18Ireland).
     WhileCorporationShort,
 }
 
