@@ -506,6 +506,18 @@ impl Game {
             Round::Operating(o) => o.last_share_sold_price,
             _ => None,
         };
+        let cheapest_depot = self
+            .depot_offer()
+            .iter()
+            .map(|t| self.title.train(t.kind).price)
+            .min()
+            .unwrap_or(Money::ZERO);
+        if !tops_up && sold.is_some() && cash < cheapest_depot {
+            // 18Ireland (reference: no emergency buys from others): once the president has
+            // sold shares for a treasury short of every depot train, only depot and market
+            // trains remain.
+            return (Money(1), Money::ZERO);
+        }
         let min = sold.filter(|_| face > cash).map_or(Money(1), |sold| {
             (max_possible - sold + Money(1)).max(Money(1))
         });
