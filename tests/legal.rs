@@ -141,6 +141,20 @@ fn ireland_game_without_corporations_ends_by_the_bank() {
     assert_eq!(played.game.round_label(), "OR 61.2");
 }
 
+/// A random 18Ireland game whose random player once made an emergency sale after which no
+/// depot train reached the reference's purchase minimum (nobody could act, in 18xx.games
+/// too): self-play leaves such sales alone and the game ends by the bank.
+#[test]
+fn ireland_selfplay_avoids_a_dead_end_emergency_sale() {
+    let played = selfplay::play("18Ireland", 4, 18, Policy::Random).unwrap();
+    assert!(played.game.finished);
+    assert_eq!(
+        played.game.end_reason,
+        Some(railnote::engine::GameEndReason::Bank)
+    );
+    assert_eq!(played.actions.len(), 779);
+}
+
 /// A random 18Ireland game in which checking a bankruptcy (after the round's last corporation
 /// had closed) re-sorted the operating order past its end and panicked.
 #[test]
