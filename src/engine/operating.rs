@@ -1162,6 +1162,7 @@ fn special_lay(
     // E-SF's, DR's, TDR's, DCR's and TIM's lays are extra; BoW's is one of the corporation's
     // normal lays without terrain; CdH's teleport is the corporation's lay for the turn, pays
     // the terrain and is followed by a free station token there.
+    let mut first = None;
     let Some((hexes, tiles, kind)) = def.abilities.iter().find_map(|a| match a {
         Ability::TileLay {
             hexes,
@@ -1170,9 +1171,14 @@ fn special_lay(
             consumes_tile_lay,
             closes_when_used,
             connected,
+            count,
+            first_hex,
             ..
         } => Some((
-            hexes.clone(),
+            {
+                first = first_hex.as_ref().map(|h| (h.clone(), *count));
+                hexes.clone()
+            },
             tiles.clone(),
             SpecialLay::Lay {
                 free: *free,
@@ -1203,6 +1209,16 @@ fn special_lay(
             def.sym,
             hexes.join(", ")
         )));
+    }
+    if let Some((first_hex, count)) = &first {
+        // The reference offers no neighbours to the first lay elsewhere (and fails on it).
+        if game.company(company).uses_left == *count && first_hex.parse::<HexId>().ok() != Some(hex)
+        {
+            return Err(RuleViolation::Company(format!(
+                "{}'s first lay must be on {first_hex}",
+                def.sym
+            )));
+        }
     }
     let tile_name = game.title.map.tile_def(tile.def).name.clone();
     if !tiles.is_empty() && !tiles.contains(&tile_name) {

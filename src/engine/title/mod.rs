@@ -123,6 +123,10 @@ pub enum Ability {
         /// All lays must be made together, in one go.
         #[serde(default)]
         must_lay_together: bool,
+        /// The first of the lays must be on this hex (18Ireland DR: Donegal, then one
+        /// neighbour).
+        #[serde(default)]
+        first_hex: Option<String>,
         /// The lay is one of the corporation's normal lays (with its fees).
         #[serde(default)]
         consumes_tile_lay: bool,
