@@ -79,6 +79,10 @@ pub(crate) struct OperatingRound {
     teleport: Option<(CompanyId, HexId)>,
     /// Tokens lifted by a lay on a trackless multi-city tile, to be placed again on that hex.
     pub(crate) pending_tokens: Vec<(CorpId, HexId)>,
+    /// A private whose lays must be made together (18Ireland DR, TDR) and the hexes it has
+    /// laid on so far: until its last lay nothing else of the turn may happen (reference
+    /// special track step, blocking).
+    pub(crate) together: Option<(CompanyId, Vec<HexId>)>,
 }
 
 fn or(game: &Game) -> &OperatingRound {
@@ -105,6 +109,9 @@ impl OperatingRound {
         }
         if let Some((company, _)) = self.teleport {
             return Some(Entity::Company(company));
+        }
+        if let Some((company, _)) = &self.together {
+            return Some(Entity::Company(*company));
         }
         self.order.get(self.index).map(|c| {
             let _ = game;
@@ -136,6 +143,7 @@ impl Game {
             discarding: None,
             teleport: None,
             pending_tokens: Vec::new(),
+            together: None,
         });
         self.pay_private_revenue();
         for t in &mut self.trains {
@@ -185,7 +193,10 @@ impl Game {
             if self.finished || !matches!(self.round, Round::Operating(_)) {
                 return;
             }
-            if or(self).discarding.is_some() || !or(self).pending_tokens.is_empty() {
+            if or(self).discarding.is_some()
+                || !or(self).pending_tokens.is_empty()
+                || or(self).together.is_some()
+            {
                 return;
             }
             let Some(corp) = or(self).current() else {
@@ -686,6 +697,23 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
         crate::engine::stock::exchange(game, company, shares)?;
         return Ok(());
     }
+    if let Some((company, _)) = &or(game).together {
+        let company = *company;
+        let own_lay = matches!(
+            (action.entity(), action),
+            (Entity::Company(c), Action::LayTile { .. }) if c == company
+        );
+        if !own_lay {
+            return Err(RuleViolation::WrongStep {
+                action: action.type_name(),
+                step: "private's lays",
+                allowed: format!(
+                    "lay_tile by {} (its lays are made together)",
+                    game.title.company(company).sym
+                ),
+            });
+        }
+    }
     if let Some(discarding) = or(game).discarding {
         return match action {
             Action::DiscardTrain {
@@ -1163,6 +1191,7 @@ fn special_lay(
     // normal lays without terrain; CdH's teleport is the corporation's lay for the turn, pays
     // the terrain and is followed by a free station token there.
     let mut first = None;
+    let mut together = None;
     let Some((hexes, tiles, kind)) = def.abilities.iter().find_map(|a| match a {
         Ability::TileLay {
             hexes,
@@ -1173,10 +1202,12 @@ fn special_lay(
             connected,
             count,
             first_hex,
+            must_lay_together,
             ..
         } => Some((
             {
                 first = first_hex.as_ref().map(|h| (h.clone(), *count));
+                together = (*must_lay_together && !*consumes_tile_lay).then_some(*count);
                 hexes.clone()
             },
             tiles.clone(),
@@ -1228,6 +1259,35 @@ fn special_lay(
             tiles.join(" or ")
         )));
     }
+    let laid_before: Vec<HexId> = match &or(game).together {
+        Some((c, laid)) if *c == company => laid.clone(),
+        _ => Vec::new(),
+    };
+    // The reference (special track `check_connect`, on by default for lays on two or more
+    // hexes) wants the lays made together to join: the new tile's track must meet an earlier
+    // one's across their common edge.
+    if together.is_some_and(|count| count >= 2) && hexes.len() >= 2 && !laid_before.is_empty() {
+        let map = game.title.map;
+        let exits_at = |h: crate::engine::map::HexIdx| {
+            let (t, r) = game.board.tile_at(h);
+            map.tile_def(t.def).exits(r.get())
+        };
+        let joins = map.hex_index(hex).is_some_and(|h| {
+            let new = map.tile_def(tile.def).exits(rotation.get());
+            (0..6u8).filter(|e| new & (1 << e) != 0).any(|e| {
+                game.board.neighbour(map, h, e).is_some_and(|n| {
+                    laid_before.iter().any(|l| map.hex_index(*l) == Some(n))
+                        && exits_at(n) & (1 << ((e + 3) % 6)) != 0
+                })
+            })
+        });
+        if !joins {
+            return Err(RuleViolation::Company(format!(
+                "{}'s lays must join each other",
+                def.sym
+            )));
+        }
+    }
     let uses_normal_lay = matches!(
         kind,
         SpecialLay::Teleport | SpecialLay::Lay { consumes: true, .. }
@@ -1253,6 +1313,12 @@ fn special_lay(
         SpecialLay::Teleport => extra_lay(game, corp, hex, tile, rotation, false, false)?,
     }
     game.companies[company.0 as usize].uses_left -= 1;
+    if together.is_some() {
+        let left = game.company(company).uses_left;
+        let mut laid = laid_before;
+        laid.push(hex);
+        or_mut(game).together = (left > 0).then_some((company, laid));
+    }
     if let SpecialLay::Lay { closes: true, .. } = kind {
         if game.company(company).uses_left == 0 {
             game.close_company(company);
