@@ -155,6 +155,20 @@ fn ireland_selfplay_avoids_a_dead_end_emergency_sale() {
     assert_eq!(played.actions.len(), 779);
 }
 
+/// A random 18Ireland game whose random player once made TDR's first lay where no second lay
+/// could join it (both must be made, so nobody could act, in 18xx.games too): self-play leaves
+/// such lays alone and the game ends by the bank.
+#[test]
+fn ireland_selfplay_avoids_a_private_lay_without_a_second() {
+    let played = selfplay::play("18Ireland", 4, 1, Policy::Random).unwrap();
+    assert!(played.game.finished);
+    assert_eq!(
+        played.game.end_reason,
+        Some(railnote::engine::GameEndReason::Bank)
+    );
+    assert_eq!(played.actions.len(), 758);
+}
+
 /// A random 18Ireland game in which checking a bankruptcy (after the round's last corporation
 /// had closed) re-sorted the operating order past its end and panicked.
 #[test]
