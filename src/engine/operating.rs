@@ -1192,6 +1192,7 @@ fn special_lay(
     // the terrain and is followed by a free station token there.
     let mut first = None;
     let mut together = None;
+    let mut track_timed = false;
     let Some((hexes, tiles, kind)) = def.abilities.iter().find_map(|a| match a {
         Ability::TileLay {
             hexes,
@@ -1203,9 +1204,11 @@ fn special_lay(
             count,
             first_hex,
             must_lay_together,
+            when,
             ..
         } => Some((
             {
+                track_timed = when.as_deref() == Some("track");
                 first = first_hex.as_ref().map(|h| (h.clone(), *count));
                 together = (*must_lay_together && !*consumes_tile_lay).then_some(*count);
                 hexes.clone()
@@ -1292,6 +1295,18 @@ fn special_lay(
         kind,
         SpecialLay::Teleport | SpecialLay::Lay { consumes: true, .. }
     );
+    let track_ahead = matches!(
+        or(game).step,
+        OrStep::HomeToken | OrStep::IssueShares | OrStep::Track
+    );
+    if track_timed && !uses_normal_lay && !track_ahead {
+        // Reference `ability_right_time?`: a track-timed ability is usable while the track
+        // step is the first of the turn's blocking steps not yet passed (issues come before).
+        return Err(RuleViolation::Company(format!(
+            "{}'s lays belong to the track step, and that step is over",
+            def.sym
+        )));
+    }
     if uses_normal_lay && or(game).step != OrStep::Track {
         return Err(RuleViolation::Company(format!(
             "{}'s lay is one of the corporation's tile actions, and the track step is over",
