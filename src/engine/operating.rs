@@ -680,8 +680,8 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
     let Some(corp) = or(game).current() else {
         return Err(RuleViolation::GameOver);
     };
-    // A private's bonus marker may be placed at any time of an operating round once a
-    // corporation owns it (reference `Assign` step: not blocking, not tied to the turn).
+    // A private's bonus marker may be placed at any time of its owning corporation's turn
+    // (reference `Assign` step: not blocking, ahead of the turn's steps).
     if let (Entity::Company(company), Action::Assign { hex, .. }) = (action.entity(), action) {
         assign(game, company, *hex)?;
         // The marker may have been all that held the private-purchase step open.
@@ -921,6 +921,14 @@ fn assign(game: &mut Game, company: CompanyId, hex: HexId) -> Result<(), RuleVio
     };
     if game.company(company).closed {
         return Err(RuleViolation::Company(format!("{} is closed", def.sym)));
+    }
+    // Reference: the marker ability's time is the owning corporation's turn.
+    if or(game).current() != Some(owner) {
+        return Err(RuleViolation::Company(format!(
+            "{}'s marker is assigned only in {}'s turn",
+            def.sym,
+            game.title.corp(owner).sym
+        )));
     }
     if !hexes.iter().any(|h| h.parse::<HexId>().ok() == Some(hex)) {
         return Err(RuleViolation::Company(format!(
