@@ -659,11 +659,13 @@ impl Game {
 
     // ----- helpers for blocked hexes --------------------------------------------------------
 
-    /// Hexes blocked by privates that players own.
+    /// Hexes blocked by privates that no corporation owns: a player's, or one still unsold
+    /// (reference: a player-owned ability also counts while the private has no owner; an
+    /// 18Ireland private left in the bank after the auction keeps blocking).
     pub(crate) fn blocked_hexes(&self) -> Vec<HexId> {
         let mut out = Vec::new();
         for (i, c) in self.companies.iter().enumerate() {
-            if c.closed || !matches!(c.owner, CompanyOwner::Player(_)) {
+            if c.closed || matches!(c.owner, CompanyOwner::Corporation(_)) {
                 continue;
             }
             for a in &self.title.companies[i].abilities {
