@@ -45,7 +45,10 @@ pub(super) fn kind_weight(a: &Action) -> Option<f64> {
 
 /// Drops the sales, issues and dividends after which a corporation would close (its price
 /// reaching 0), unless nothing else is left: a random game in which every corporation has
-/// closed has nothing left that could end it.
+/// closed has nothing left that could end it. Also drops sales after which nobody can act:
+/// an emergency sale whose price drop puts every depot train below the reference's purchase
+/// minimum leaves the corporation stuck (in 18xx.games too), and so does a private's first
+/// lay that no second lay can join (DR, TDR: they must lay both).
 pub(super) fn keeps_corporations<'l>(game: &Game, legal: &'l LegalActions) -> Vec<&'l LegalAction> {
     let open = |g: &Game| g.corps.iter().filter(|c| !c.closed).count();
     let before = open(game);
@@ -53,14 +56,27 @@ pub(super) fn keeps_corporations<'l>(game: &Game, legal: &'l LegalActions) -> Ve
         .actions
         .iter()
         .filter(|l| {
-            if !matches!(
+            let private_lay = matches!(
                 l.action,
-                Action::SellShares { .. } | Action::Dividend { .. }
-            ) {
+                Action::LayTile {
+                    entity: Entity::Company(_),
+                    ..
+                }
+            );
+            if !private_lay
+                && !matches!(
+                    l.action,
+                    Action::SellShares { .. } | Action::Dividend { .. }
+                )
+            {
                 return true;
             }
             let mut next = game.clone();
-            next.process(&l.action).is_ok() && open(&next) >= before
+            next.process(&l.action).is_ok()
+                && open(&next) >= before
+                && (next.finished
+                    || matches!(l.action, Action::Dividend { .. })
+                    || !next.legal_actions().is_empty())
         })
         .collect();
     if kept.is_empty() {

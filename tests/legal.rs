@@ -141,8 +141,38 @@ fn ireland_game_without_corporations_ends_by_the_bank() {
     assert_eq!(played.game.round_label(), "OR 61.2");
 }
 
+/// A random 18Ireland game whose random player once made an emergency sale after which no
+/// depot train reached the reference's purchase minimum (nobody could act, in 18xx.games
+/// too): self-play leaves such sales alone and the game ends by the bank.
+#[test]
+fn ireland_selfplay_avoids_a_dead_end_emergency_sale() {
+    let played = selfplay::play("18Ireland", 4, 18, Policy::Random).unwrap();
+    assert!(played.game.finished);
+    assert_eq!(
+        played.game.end_reason,
+        Some(railnote::engine::GameEndReason::Bank)
+    );
+    assert_eq!(played.actions.len(), 779);
+}
+
+/// A random 18Ireland game whose random player once made TDR's first lay where no second lay
+/// could join it (both must be made, so nobody could act, in 18xx.games too): self-play leaves
+/// such lays alone and the game ends by the bank.
+#[test]
+fn ireland_selfplay_avoids_a_private_lay_without_a_second() {
+    let played = selfplay::play("18Ireland", 4, 1, Policy::Random).unwrap();
+    assert!(played.game.finished);
+    assert_eq!(
+        played.game.end_reason,
+        Some(railnote::engine::GameEndReason::Bank)
+    );
+    assert_eq!(played.actions.len(), 758);
+}
+
 /// A random 18Ireland game in which checking a bankruptcy (after the round's last corporation
-/// had closed) re-sorted the operating order past its end and panicked.
+/// had closed) re-sorted the operating order past its end and panicked. Since track-timed
+/// private lays are limited to the track step the game runs differently (no longer past the
+/// order's end), but it still goes through a bankruptcy to its end.
 #[test]
 fn ireland_bankruptcy_after_the_last_corporation_closed() {
     let played = selfplay::play("18Ireland", 4, 59, Policy::Random).unwrap();
@@ -151,8 +181,8 @@ fn ireland_bankruptcy_after_the_last_corporation_closed() {
         .actions
         .iter()
         .any(|a| matches!(a, Action::Bankrupt { .. })));
-    assert_eq!(played.actions.len(), 818);
-    assert_eq!(played.game.round_label(), "OR 19.2");
+    assert_eq!(played.actions.len(), 771);
+    assert_eq!(played.game.round_label(), "OR 15.2");
 }
 
 /// The long run of the issue: `RAILNOTE_SELFPLAY_GAMES=1000 cargo test --test integration

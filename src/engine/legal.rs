@@ -544,6 +544,15 @@ impl Gen<'_> {
             }
             return;
         }
+        if let Some((company, _)) = &o.together {
+            // Only the private's remaining lays (`check` refuses everything else).
+            let from = self.out.actions.len();
+            self.special_lays(corp);
+            let mut listed = self.out.actions.split_off(from);
+            listed.retain(|l| l.action.entity() == Entity::Company(*company));
+            self.out.actions.extend(listed);
+            return;
+        }
         let entity = Entity::Corporation(corp);
         match o.step {
             OrStep::HomeToken => {

@@ -324,6 +324,13 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
                 start_vote(game, player);
             }
         }
+        // After a vote in favour the proposer must name the major (the reference offers only
+        // `merge` then), whatever remains of the proposal.
+        Action::Pass { .. } if mr(game).outcome == Some(true) => {
+            return Err(RuleViolation::Shares(
+                "name the major the minors merge into".into(),
+            ));
+        }
         Action::Pass { .. } => match mr(game).merging.as_ref().map(Vec::len) {
             Some(1) => {
                 return Err(RuleViolation::Shares(
@@ -332,11 +339,6 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
             }
             Some(_) => start_vote(game, player),
             None => {
-                if mr(game).outcome == Some(true) {
-                    return Err(RuleViolation::Shares(
-                        "name the major the minors merge into".into(),
-                    ));
-                }
                 let i = mr(game).entity_index;
                 mr_mut(game).passed[i] = true;
                 next_player(game);

@@ -79,6 +79,10 @@ pub(crate) struct OperatingRound {
     teleport: Option<(CompanyId, HexId)>,
     /// Tokens lifted by a lay on a trackless multi-city tile, to be placed again on that hex.
     pub(crate) pending_tokens: Vec<(CorpId, HexId)>,
+    /// A private whose lays must be made together (18Ireland DR, TDR) and the hexes it has
+    /// laid on so far: until its last lay nothing else of the turn may happen (reference
+    /// special track step, blocking).
+    pub(crate) together: Option<(CompanyId, Vec<HexId>)>,
 }
 
 fn or(game: &Game) -> &OperatingRound {
@@ -105,6 +109,9 @@ impl OperatingRound {
         }
         if let Some((company, _)) = self.teleport {
             return Some(Entity::Company(company));
+        }
+        if let Some((company, _)) = &self.together {
+            return Some(Entity::Company(*company));
         }
         self.order.get(self.index).map(|c| {
             let _ = game;
@@ -136,6 +143,7 @@ impl Game {
             discarding: None,
             teleport: None,
             pending_tokens: Vec::new(),
+            together: None,
         });
         self.pay_private_revenue();
         for t in &mut self.trains {
@@ -185,7 +193,10 @@ impl Game {
             if self.finished || !matches!(self.round, Round::Operating(_)) {
                 return;
             }
-            if or(self).discarding.is_some() || !or(self).pending_tokens.is_empty() {
+            if or(self).discarding.is_some()
+                || !or(self).pending_tokens.is_empty()
+                || or(self).together.is_some()
+            {
                 return;
             }
             let Some(corp) = or(self).current() else {
@@ -506,6 +517,18 @@ impl Game {
             Round::Operating(o) => o.last_share_sold_price,
             _ => None,
         };
+        let cheapest_depot = self
+            .depot_offer()
+            .iter()
+            .map(|t| self.title.train(t.kind).price)
+            .min()
+            .unwrap_or(Money::ZERO);
+        if !tops_up && sold.is_some() && cash < cheapest_depot {
+            // 18Ireland (reference: no emergency buys from others): once the president has
+            // sold shares for a treasury short of every depot train, only depot and market
+            // trains remain.
+            return (Money(1), Money::ZERO);
+        }
         let min = sold.filter(|_| face > cash).map_or(Money(1), |sold| {
             (max_possible - sold + Money(1)).max(Money(1))
         });
@@ -636,11 +659,13 @@ impl Game {
 
     // ----- helpers for blocked hexes --------------------------------------------------------
 
-    /// Hexes blocked by privates that players own.
+    /// Hexes blocked by privates that no corporation owns: a player's, or one still unsold
+    /// (reference: a player-owned ability also counts while the private has no owner; an
+    /// 18Ireland private left in the bank after the auction keeps blocking).
     pub(crate) fn blocked_hexes(&self) -> Vec<HexId> {
         let mut out = Vec::new();
         for (i, c) in self.companies.iter().enumerate() {
-            if c.closed || !matches!(c.owner, CompanyOwner::Player(_)) {
+            if c.closed || matches!(c.owner, CompanyOwner::Corporation(_)) {
                 continue;
             }
             for a in &self.title.companies[i].abilities {
@@ -657,8 +682,8 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
     let Some(corp) = or(game).current() else {
         return Err(RuleViolation::GameOver);
     };
-    // A private's bonus marker may be placed at any time of an operating round once a
-    // corporation owns it (reference `Assign` step: not blocking, not tied to the turn).
+    // A private's bonus marker may be placed at any time of its owning corporation's turn
+    // (reference `Assign` step: not blocking, ahead of the turn's steps).
     if let (Entity::Company(company), Action::Assign { hex, .. }) = (action.entity(), action) {
         assign(game, company, *hex)?;
         // The marker may have been all that held the private-purchase step open.
@@ -673,6 +698,23 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
     {
         crate::engine::stock::exchange(game, company, shares)?;
         return Ok(());
+    }
+    if let Some((company, _)) = &or(game).together {
+        let company = *company;
+        let own_lay = matches!(
+            (action.entity(), action),
+            (Entity::Company(c), Action::LayTile { .. }) if c == company
+        );
+        if !own_lay {
+            return Err(RuleViolation::WrongStep {
+                action: action.type_name(),
+                step: "private's lays",
+                allowed: format!(
+                    "lay_tile by {} (its lays are made together)",
+                    game.title.company(company).sym
+                ),
+            });
+        }
     }
     if let Some(discarding) = or(game).discarding {
         return match action {
@@ -881,6 +923,14 @@ fn assign(game: &mut Game, company: CompanyId, hex: HexId) -> Result<(), RuleVio
     };
     if game.company(company).closed {
         return Err(RuleViolation::Company(format!("{} is closed", def.sym)));
+    }
+    // Reference: the marker ability's time is the owning corporation's turn.
+    if or(game).current() != Some(owner) {
+        return Err(RuleViolation::Company(format!(
+            "{}'s marker is assigned only in {}'s turn",
+            def.sym,
+            game.title.corp(owner).sym
+        )));
     }
     if !hexes.iter().any(|h| h.parse::<HexId>().ok() == Some(hex)) {
         return Err(RuleViolation::Company(format!(
@@ -1150,6 +1200,9 @@ fn special_lay(
     // E-SF's, DR's, TDR's, DCR's and TIM's lays are extra; BoW's is one of the corporation's
     // normal lays without terrain; CdH's teleport is the corporation's lay for the turn, pays
     // the terrain and is followed by a free station token there.
+    let mut first = None;
+    let mut together = None;
+    let mut track_timed = false;
     let Some((hexes, tiles, kind)) = def.abilities.iter().find_map(|a| match a {
         Ability::TileLay {
             hexes,
@@ -1158,9 +1211,18 @@ fn special_lay(
             consumes_tile_lay,
             closes_when_used,
             connected,
+            count,
+            first_hex,
+            must_lay_together,
+            when,
             ..
         } => Some((
-            hexes.clone(),
+            {
+                track_timed = when.as_deref() == Some("track");
+                first = first_hex.as_ref().map(|h| (h.clone(), *count));
+                together = (*must_lay_together && !*consumes_tile_lay).then_some(*count);
+                hexes.clone()
+            },
             tiles.clone(),
             SpecialLay::Lay {
                 free: *free,
@@ -1192,6 +1254,16 @@ fn special_lay(
             hexes.join(", ")
         )));
     }
+    if let Some((first_hex, count)) = &first {
+        // The reference offers no neighbours to the first lay elsewhere (and fails on it).
+        if game.company(company).uses_left == *count && first_hex.parse::<HexId>().ok() != Some(hex)
+        {
+            return Err(RuleViolation::Company(format!(
+                "{}'s first lay must be on {first_hex}",
+                def.sym
+            )));
+        }
+    }
     let tile_name = game.title.map.tile_def(tile.def).name.clone();
     if !tiles.is_empty() && !tiles.contains(&tile_name) {
         return Err(RuleViolation::Company(format!(
@@ -1200,10 +1272,51 @@ fn special_lay(
             tiles.join(" or ")
         )));
     }
+    let laid_before: Vec<HexId> = match &or(game).together {
+        Some((c, laid)) if *c == company => laid.clone(),
+        _ => Vec::new(),
+    };
+    // The reference (special track `check_connect`, on by default for lays on two or more
+    // hexes) wants the lays made together to join: the new tile's track must meet an earlier
+    // one's across their common edge.
+    if together.is_some_and(|count| count >= 2) && hexes.len() >= 2 && !laid_before.is_empty() {
+        let map = game.title.map;
+        let exits_at = |h: crate::engine::map::HexIdx| {
+            let (t, r) = game.board.tile_at(h);
+            map.tile_def(t.def).exits(r.get())
+        };
+        let joins = map.hex_index(hex).is_some_and(|h| {
+            let new = map.tile_def(tile.def).exits(rotation.get());
+            (0..6u8).filter(|e| new & (1 << e) != 0).any(|e| {
+                game.board.neighbour(map, h, e).is_some_and(|n| {
+                    laid_before.iter().any(|l| map.hex_index(*l) == Some(n))
+                        && exits_at(n) & (1 << ((e + 3) % 6)) != 0
+                })
+            })
+        });
+        if !joins {
+            return Err(RuleViolation::Company(format!(
+                "{}'s lays must join each other",
+                def.sym
+            )));
+        }
+    }
     let uses_normal_lay = matches!(
         kind,
         SpecialLay::Teleport | SpecialLay::Lay { consumes: true, .. }
     );
+    let track_ahead = matches!(
+        or(game).step,
+        OrStep::HomeToken | OrStep::IssueShares | OrStep::Track
+    );
+    if track_timed && !uses_normal_lay && !track_ahead {
+        // Reference `ability_right_time?`: a track-timed ability is usable while the track
+        // step is the first of the turn's blocking steps not yet passed (issues come before).
+        return Err(RuleViolation::Company(format!(
+            "{}'s lays belong to the track step, and that step is over",
+            def.sym
+        )));
+    }
     if uses_normal_lay && or(game).step != OrStep::Track {
         return Err(RuleViolation::Company(format!(
             "{}'s lay is one of the corporation's tile actions, and the track step is over",
@@ -1225,6 +1338,12 @@ fn special_lay(
         SpecialLay::Teleport => extra_lay(game, corp, hex, tile, rotation, false, false)?,
     }
     game.companies[company.0 as usize].uses_left -= 1;
+    if together.is_some() {
+        let left = game.company(company).uses_left;
+        let mut laid = laid_before;
+        laid.push(hex);
+        or_mut(game).together = (left > 0).then_some((company, laid));
+    }
     if let SpecialLay::Lay { closes: true, .. } = kind {
         if game.company(company).uses_left == 0 {
             game.close_company(company);
@@ -2083,6 +2202,30 @@ fn emergency_sell(
             return Err(RuleViolation::Shares(format!(
                 "selling would hand the presidency of {} to another player",
                 game.title.corp(corp).sym
+            )));
+        }
+    }
+    if !only_needed {
+        // 18Ireland (reference emergency money, more-than-needed sales not allowed): a bundle
+        // may be sold only while the bundle one certificate smaller would leave the president
+        // and the treasury together short of the most expensive depot train.
+        let dearest = game
+            .depot_offer()
+            .iter()
+            .map(|t| game.title.train(t.kind).price)
+            .max()
+            .unwrap_or(Money::ZERO);
+        let short = dearest - game.corp(corp).cash - game.player(player).cash;
+        let smallest = shares
+            .iter()
+            .map(|s| game.bundle_price(sold_corp, game.share_percent(*s)))
+            .min()
+            .unwrap_or(Money::ZERO);
+        let smaller = game.bundle_price(sold_corp, pct) - smallest;
+        if smaller >= short {
+            return Err(RuleViolation::Shares(format!(
+                "selling {pct}% of {} would raise more than needed for the dearest train ({dearest})",
+                game.title.corp(sold_corp).sym
             )));
         }
     }

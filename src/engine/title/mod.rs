@@ -123,6 +123,10 @@ pub enum Ability {
         /// All lays must be made together, in one go.
         #[serde(default)]
         must_lay_together: bool,
+        /// The first of the lays must be on this hex (18Ireland DR: Donegal, then one
+        /// neighbour).
+        #[serde(default)]
+        first_hex: Option<String>,
         /// The lay is one of the corporation's normal lays (with its fees).
         #[serde(default)]
         consumes_tile_lay: bool,
@@ -313,8 +317,9 @@ pub enum EmergencySales {
     /// needed (1836Jr30).
     #[default]
     OnlyWhatIsNeeded,
-    /// While the corporation alone cannot pay for the cheapest train; selling more than
-    /// needed is allowed (18Ireland).
+    /// Starting only while the corporation alone cannot pay for the cheapest train, then each
+    /// sale only while the bundle one certificate smaller would leave president and treasury
+    /// short of the dearest depot train (18Ireland).
     WhileCorporationShort,
 }
 
