@@ -45,10 +45,11 @@ pub(super) fn kind_weight(a: &Action) -> Option<f64> {
 
 /// Drops the sales, issues and dividends after which a corporation would close (its price
 /// reaching 0), unless nothing else is left: a random game in which every corporation has
-/// closed has nothing left that could end it. Also drops sales after which nobody can act:
-/// an emergency sale whose price drop puts every depot train below the reference's purchase
-/// minimum leaves the corporation stuck (in 18xx.games too), and so does a private's first
-/// lay that no second lay can join (DR, TDR: they must lay both).
+/// closed has nothing left that could end it. Also drops the moves after which nobody can act
+/// (in 18xx.games too): an emergency sale whose price drop puts every depot train below the
+/// reference's purchase minimum, a private's first lay that no second lay can join (DR, TDR:
+/// they must lay both), and a par with no city for the major's home token
+/// ([`without_dead_end_pars`]).
 pub(super) fn keeps_corporations<'l>(game: &Game, legal: &'l LegalActions) -> Vec<&'l LegalAction> {
     let open = |g: &Game| g.corps.iter().filter(|c| !c.closed).count();
     let before = open(game);
@@ -66,7 +67,7 @@ pub(super) fn keeps_corporations<'l>(game: &Game, legal: &'l LegalActions) -> Ve
             if !private_lay
                 && !matches!(
                     l.action,
-                    Action::SellShares { .. } | Action::Dividend { .. }
+                    Action::SellShares { .. } | Action::Dividend { .. } | Action::Par { .. }
                 )
             {
                 return true;
@@ -83,6 +84,32 @@ pub(super) fn keeps_corporations<'l>(game: &Game, legal: &'l LegalActions) -> Ve
         legal.actions.iter().collect()
     } else {
         kept
+    }
+}
+
+/// Drops the pars after which nobody can act: a major parred when no city can take its home
+/// token waits for that token for ever (18xx.games too has no hex to offer). Everything else
+/// is kept.
+pub(super) fn without_dead_end_pars(game: &Game, legal: &LegalActions) -> LegalActions {
+    let kept: Vec<LegalAction> = legal
+        .actions
+        .iter()
+        .filter(|l| {
+            !matches!(l.action, Action::Par { .. }) || {
+                let mut next = game.clone();
+                next.process(&l.action).is_ok()
+                    && (next.finished || !next.legal_actions().is_empty())
+            }
+        })
+        .cloned()
+        .collect();
+    LegalActions {
+        actions: if kept.is_empty() {
+            legal.actions.clone()
+        } else {
+            kept
+        },
+        ..legal.clone()
     }
 }
 

@@ -155,6 +155,20 @@ fn ireland_selfplay_avoids_a_dead_end_emergency_sale() {
     assert_eq!(played.actions.len(), 779);
 }
 
+/// A greedy 18Ireland game that once parred a major with no city left for its home token (the
+/// game then waited for that token for ever, in 18xx.games too): self-play leaves such pars
+/// alone and the game ends by the bank (18xx.games accepts it with the same result).
+#[test]
+fn ireland_selfplay_avoids_a_par_without_a_home() {
+    let played = selfplay::play("18Ireland", 3, 525, Policy::Greedy).unwrap();
+    assert!(played.game.finished);
+    assert_eq!(
+        played.game.end_reason,
+        Some(railnote::engine::GameEndReason::Bank)
+    );
+    assert_eq!(played.actions.len(), 1087);
+}
+
 /// A random 18Ireland game whose random player once made TDR's first lay where no second lay
 /// could join it (both must be made, so nobody could act, in 18xx.games too): self-play leaves
 /// such lays alone and the game ends by the bank.
