@@ -168,7 +168,7 @@ criterion_main!(benches);
 /// A harder, hypothetical case: the final board of each fixture, every floated corporation
 /// with three D trains (unlimited distance), so that every route of the network is a candidate.
 fn stress() {
-    use railnote::engine::map::{ContextRules, TrainSpec};
+    use railnote::engine::map::TrainSpec;
     use railnote::ids::{TrainId, TrainKind};
     for path in TITLES.iter().flat_map(|t| fixtures(t)) {
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
@@ -191,19 +191,8 @@ fn stress() {
                 continue;
             }
             let start = Instant::now();
-            let setup = game.run_setup(corp);
-            let colours = &game.title.phases[game.phase].tiles;
-            let rules = ContextRules::new(setup.context(), &game.board, game.title.map, colours);
             let best = game
-                .board
-                .best_run(
-                    game.title.map,
-                    corp,
-                    &trains,
-                    colours,
-                    &rules,
-                    SearchLimits::default(),
-                )
+                .best_run(corp, &trains, SearchLimits::default())
                 .unwrap();
             eprintln!(
                 "routes/{name}/stress: {} with 3 D trains: {} ({} routes) in {:.3} ms",

@@ -18,7 +18,7 @@ use std::fmt;
 mod ireland;
 
 use crate::action::{Action, BidTarget, DividendKind, Entity, MarketCell, RouteSpec};
-use crate::engine::map::{ContextRules, HexIdx, Reach, SearchLimits, Station, TrainSpec};
+use crate::engine::map::{HexIdx, Reach, SearchLimits, Station, TrainSpec};
 use crate::engine::operating::OrStep;
 use crate::engine::shares::Holder;
 use crate::engine::state::CompanyOwner;
@@ -859,20 +859,7 @@ pub(crate) fn best_run(game: &Game, corp: CorpId) -> Option<Vec<RouteSpec>> {
     if trains.is_empty() {
         return None;
     }
-    let colours = &game.title.phases[game.phase].tiles;
-    let setup = game.run_setup(corp);
-    let rules = ContextRules::new(setup.context(), &game.board, game.title.map, colours);
-    let best = game
-        .board
-        .best_run(
-            game.title.map,
-            corp,
-            &trains,
-            colours,
-            &rules,
-            SearchLimits::default(),
-        )
-        .ok()?;
+    let best = game.best_run(corp, &trains, SearchLimits::default()).ok()?;
     let routes: Vec<RouteSpec> = best.routes.into_iter().map(|r| r.spec).collect();
     (!routes.is_empty()).then_some(routes)
 }

@@ -6,7 +6,10 @@
 //! where the reference waited for one.
 
 use crate::action::{Action, DividendKind, Entity, RouteSpec};
-use crate::engine::map::{LayRequest, RunContext, Station, TrainRoute};
+use crate::engine::map::{
+    BestRun, ContextRules, LayRequest, RouteError, RunContext, SearchError, SearchLimits, Station,
+    TrainRoute, TrainSpec,
+};
 use crate::engine::market::MarketMove;
 use crate::engine::shares::Holder;
 use crate::engine::state::{CompanyOwner, GameEndReason, Train, TrainOwner};
@@ -1514,22 +1517,9 @@ fn run_routes(game: &mut Game, corp: CorpId, routes: &[RouteSpec]) -> Result<(),
             )));
         }
     }
-    let trains: Vec<TrainRoute<'_>> = routes
-        .iter()
-        .map(|r| TrainRoute {
-            spec: r,
-            distance: u32::from(game.title.train(r.train.kind).distance),
-        })
-        .collect();
-    let colours = game.title.phases[game.phase].tiles.clone();
-    let setup = game.run_setup(corp);
     let revenues: Vec<Money> = game
-        .board
-        .compute_run_with(game.title.map, corp, &trains, &colours, &setup.context())
-        .map_err(|e| RuleViolation::Route(e.to_string()))?
-        .into_iter()
-        .map(|r| r.revenue)
-        .collect();
+        .run_revenues(corp, routes)
+        .map_err(|e| RuleViolation::Route(e.to_string()))?;
     for (r, computed) in routes.iter().zip(&revenues) {
         if let Some(stated) = r.revenue {
             if stated != *computed {
@@ -1656,6 +1646,56 @@ impl Game {
             hex_bonuses: self.hex_bonuses(corp),
             shannon: self.owns_shannon(corp),
         }
+    }
+
+    /// The revenue of each of `routes` run by `corp` on the current board and phase, as the
+    /// run check computes it (validating each route).
+    ///
+    /// # Errors
+    /// A route the rules reject.
+    pub fn run_revenues(
+        &self,
+        corp: CorpId,
+        routes: &[RouteSpec],
+    ) -> Result<Vec<Money>, RouteError> {
+        let trains: Vec<TrainRoute<'_>> = routes
+            .iter()
+            .map(|r| TrainRoute {
+                spec: r,
+                distance: u32::from(self.title.train(r.train.kind).distance),
+            })
+            .collect();
+        let setup = self.run_setup(corp);
+        Ok(self
+            .board
+            .compute_run_with(
+                self.title.map,
+                corp,
+                &trains,
+                &self.title.phases[self.phase].tiles,
+                &setup.context(),
+            )?
+            .into_iter()
+            .map(|r| r.revenue)
+            .collect())
+    }
+
+    /// The best run of `trains` for `corp` on the current board and phase, by the same run
+    /// rules as [`Game::run_revenues`].
+    ///
+    /// # Errors
+    /// The network is too large for the search.
+    pub fn best_run(
+        &self,
+        corp: CorpId,
+        trains: &[TrainSpec],
+        limits: SearchLimits,
+    ) -> Result<BestRun, SearchError> {
+        let setup = self.run_setup(corp);
+        let colours = &self.title.phases[self.phase].tiles;
+        let rules = ContextRules::new(setup.context(), &self.board, self.title.map, colours);
+        self.board
+            .best_run(self.title.map, corp, trains, colours, &rules, limits)
     }
 
     /// Route bonuses of hexes where a private's marker assigned to this corporation lies.

@@ -7,9 +7,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::action::RouteSpec;
-use crate::engine::map::{
-    BestRun, ContextRules, RouteError, SearchError, SearchLimits, TrainRoute, TrainSpec,
-};
+use crate::engine::map::{BestRun, RouteError, SearchError, SearchLimits, TrainSpec};
 use crate::engine::Game;
 use crate::ids::{CorpId, Money, TrainId};
 
@@ -25,26 +23,16 @@ pub fn corp_trains(game: &Game, corp: CorpId) -> Vec<TrainSpec> {
         .collect()
 }
 
-/// The best run of `corp`'s trains on the current board and phase, by the title's run rules.
+/// The best run of all of `corp`'s trains on the current board and phase.
 ///
 /// # Errors
 /// The network is too large for the search.
 pub fn best_run(game: &Game, corp: CorpId, limits: SearchLimits) -> Result<BestRun, SearchError> {
-    let setup = game.run_setup(corp);
-    let colours = &game.title.phases[game.phase].tiles;
-    let rules = ContextRules::new(setup.context(), &game.board, game.title.map, colours);
-    game.board.best_run(
-        game.title.map,
-        corp,
-        &corp_trains(game, corp),
-        colours,
-        &rules,
-        limits,
-    )
+    game.best_run(corp, &corp_trains(game, corp), limits)
 }
 
 /// The revenue of each of `routes` run by `corp` on the current board, as the engine computes
-/// it when the run is processed.
+/// it when the run is processed ([`Game::run_revenues`]).
 ///
 /// # Errors
 /// A route the engine rejects.
@@ -53,26 +41,7 @@ pub fn run_revenues(
     corp: CorpId,
     routes: &[RouteSpec],
 ) -> Result<Vec<Money>, RouteError> {
-    let trains: Vec<TrainRoute<'_>> = routes
-        .iter()
-        .map(|r| TrainRoute {
-            spec: r,
-            distance: u32::from(game.title.train(r.train.kind).distance),
-        })
-        .collect();
-    let setup = game.run_setup(corp);
-    Ok(game
-        .board
-        .compute_run_with(
-            game.title.map,
-            corp,
-            &trains,
-            &game.title.phases[game.phase].tiles,
-            &setup.context(),
-        )?
-        .into_iter()
-        .map(|r| r.revenue)
-        .collect())
+    game.run_revenues(corp, routes)
 }
 
 /// The best run of a corporation at a state, as printed by `railnote routes`.
