@@ -91,15 +91,20 @@ pub(super) fn keeps_corporations<'l>(game: &Game, legal: &'l LegalActions) -> Ve
 /// token waits for that token for ever (18xx.games too has no hex to offer). Everything else
 /// is kept.
 pub(super) fn without_dead_end_pars(game: &Game, legal: &LegalActions) -> LegalActions {
+    // Whether a home can be found does not depend on the price: one trial per corporation.
+    let mut verdicts: std::collections::BTreeMap<crate::ids::CorpId, bool> = Default::default();
     let kept: Vec<LegalAction> = legal
         .actions
         .iter()
         .filter(|l| {
-            !matches!(l.action, Action::Par { .. }) || {
+            let Action::Par { corp, .. } = l.action else {
+                return true;
+            };
+            *verdicts.entry(corp).or_insert_with(|| {
                 let mut next = game.clone();
                 next.process(&l.action).is_ok()
                     && (next.finished || !next.legal_actions().is_empty())
-            }
+            })
         })
         .cloned()
         .collect();

@@ -646,6 +646,16 @@ impl Gen<'_> {
         out
     }
 
+    /// The supply's tiles of the colours the phase allows.
+    fn phase_supply(&self) -> Vec<TileId> {
+        let game = self.game;
+        let colours = &game.title.phases[game.phase].tiles;
+        self.supply()
+            .into_iter()
+            .filter(|t| colours.contains(&game.title.map.tile_def(t.def).colour))
+            .collect()
+    }
+
     fn track(&mut self, corp: CorpId) {
         let game = self.game;
         let map = game.title.map;
@@ -654,13 +664,8 @@ impl Gen<'_> {
         }
         let reach = Reach::compute(map, &game.board, corp);
         let blocked = game.blocked_hexes();
-        let colours = &game.title.phases[game.phase].tiles;
         let cash = game.corp(corp).cash;
-        let supply: Vec<TileId> = self
-            .supply()
-            .into_iter()
-            .filter(|t| colours.contains(&map.tile_def(t.def).colour))
-            .collect();
+        let supply = self.phase_supply();
         for (h, hd) in map.hexes.iter().enumerate() {
             if reach.edges[h] == 0 || blocked.contains(&hd.id) {
                 continue;

@@ -119,13 +119,8 @@ impl Gen<'_> {
         let map = game.title.map;
         let reach = Reach::compute(map, &game.board, corp);
         let blocked = game.blocked_hexes();
-        let colours = &game.title.phases[game.phase].tiles;
         let cash = game.corp(corp).cash;
-        let supply: Vec<TileId> = self
-            .supply()
-            .into_iter()
-            .filter(|t| colours.contains(&map.tile_def(t.def).colour))
-            .collect();
+        let supply = self.phase_supply();
         let mut out = Vec::new();
         for (h, hd) in map.hexes.iter().enumerate() {
             if reach.any_edges(h) == 0 || blocked.contains(&hd.id) {
