@@ -210,6 +210,18 @@ fn diagnostic_setup_errors() {
     assert!(rejected(&format!("{jr30}PR\nAnn: pass\n")).contains("1836Jr30"));
 }
 
+/// `fmt` keeps every comment where it was written: on the line of the move, heading, check line
+/// or correction it follows, or on a line of its own.
+#[test]
+fn fmt_keeps_comments_on_their_lines() {
+    let src = format!(
+        "{HEAD}PR ; the auction\nAnn: bid CFL 165 {{high}}\n{{on its own}}\nBob: pass\n\
+         = Ann 235 ; after the bid\ncorrect cash Bob +5 {{a typo}}\n; alone\nSR 1 {{first}}\n"
+    );
+    let canonical = railnote::notation::write(&parse("game.rn", &src).unwrap());
+    assert_eq!(canonical, src);
+}
+
 /// A comment between a move and its variation keeps the variation attached to the move.
 #[test]
 fn a_comment_may_stand_between_a_move_and_its_variation() {

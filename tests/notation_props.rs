@@ -78,15 +78,41 @@ fn a_line() -> impl Strategy<Value = String> {
         })
 }
 
+/// A heading, check line or correction, with or without a comment on its line.
+fn a_statement_line() -> impl Strategy<Value = String> {
+    let statement = prop_oneof![
+        a_correction(),
+        prop::sample::select(vec!["PR", "SR 2", "OR 3.1", "= Ann 315 Nord 120"])
+            .prop_map(str::to_string),
+    ];
+    (statement, prop::option::of(a_comment())).prop_map(|(s, c)| match c {
+        Some(c) => format!("{s} {c}"),
+        None => s,
+    })
+}
+
+/// A `{…}` or `; …` comment.
+fn a_comment() -> impl Strategy<Value = String> {
+    ("[a-z ]{0,12}", any::<bool>()).prop_map(|(text, line)| {
+        if line {
+            format!("; {text}")
+        } else {
+            format!("{{{text}}}")
+        }
+    })
+}
+
 fn a_document() -> impl Strategy<Value = String> {
-    prop::collection::vec(prop_oneof![4 => a_line(), 1 => a_correction()], 0..12).prop_map(
-        |lines| {
-            format!(
-                "[Title \"1836Jr30\"]\n[Players \"Ann, Bob, Cid\"]\n\n{}\n",
-                lines.join("\n")
-            )
-        },
+    prop::collection::vec(
+        prop_oneof![4 => a_line(), 2 => a_statement_line(), 1 => a_comment()],
+        0..12,
     )
+    .prop_map(|lines| {
+        format!(
+            "[Title \"1836Jr30\"]\n[Players \"Ann, Bob, Cid\"]\n\n{}\n",
+            lines.join("\n")
+        )
+    })
 }
 
 proptest! {

@@ -112,13 +112,16 @@ pub struct Comment {
     pub text: String,
     /// `true` for `; …` (runs to the end of the line), `false` for `{…}`.
     pub line: bool,
+    /// `true` when a line break separates it from the element before it in the same move
+    /// text, so that `fmt` keeps it on its own line (never for the first element).
+    pub own_line: bool,
     /// Where.
     pub span: Span,
 }
 
 impl PartialEq for Comment {
     fn eq(&self, other: &Comment) -> bool {
-        self.text == other.text && self.line == other.line
+        self.text == other.text && self.line == other.line && self.own_line == other.own_line
     }
 }
 

@@ -3,7 +3,8 @@
 //!
 //! Layout: tags one per line, a blank line, then the move text; a heading, a check line and a
 //! correction each take a line; a move with a written actor starts a line; other moves follow
-//! on the same line after `, `; `{…}` comments stay where they were, `;` comments end the line.
+//! on the same line after `, `. A comment stays on the line of what it follows, or on a line of
+//! its own when it was written so; a `;` comment ends its line.
 
 use std::fmt::{self, Write as _};
 
@@ -30,7 +31,7 @@ fn write_game(out: &mut String, game: &GameText) {
     }
     let mut w = BodyWriter {
         out,
-        line_open: false,
+        line: Line::Closed,
     };
     w.body(&game.body);
     w.end_line();
@@ -38,63 +39,82 @@ fn write_game(out: &mut String, game: &GameText) {
 
 struct BodyWriter<'a> {
     out: &'a mut String,
-    line_open: bool,
+    line: Line,
+}
+
+/// The line being written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Line {
+    /// None: the next element starts a line.
+    Closed,
+    /// Moves (or comments after them): a move without an actor may follow.
+    Moves,
+    /// A heading, check line or correction: only a comment may follow on it.
+    Statement,
 }
 
 impl BodyWriter<'_> {
     fn end_line(&mut self) {
-        if self.line_open {
+        if self.line != Line::Closed {
             self.out.push('\n');
-            self.line_open = false;
+            self.line = Line::Closed;
         }
     }
 
-    fn own_line(&mut self, text: &str) {
+    fn statement_line(&mut self, text: &str) {
         self.end_line();
         self.out.push_str(text);
-        self.out.push('\n');
+        self.line = Line::Statement;
     }
 
     fn body(&mut self, body: &[Element]) {
         for e in body {
             match e {
-                Element::Heading(h) => self.own_line(&h.round.to_string()),
-                Element::Check(c) => self.own_line(&check(c)),
-                Element::Correction(c) => self.own_line(&correction(c)),
+                Element::Heading(h) => self.statement_line(&h.round.to_string()),
+                Element::Check(c) => self.statement_line(&check(c)),
+                Element::Correction(c) => self.statement_line(&correction(c)),
                 Element::Move(m) => {
-                    if m.actor.is_some() || m.auto {
+                    if m.actor.is_some() || m.auto || self.line == Line::Statement {
                         self.end_line();
                     }
-                    if self.line_open {
+                    if self.line == Line::Moves {
                         self.out.push_str(", ");
                     }
                     self.out.push_str(&m.to_string());
-                    self.line_open = true;
+                    self.line = Line::Moves;
                 }
                 Element::Comment(c) => {
-                    if self.line_open {
+                    if c.own_line {
+                        self.end_line();
+                    }
+                    if self.line != Line::Closed {
                         self.out.push(' ');
                     }
                     if c.line {
                         let _ = writeln!(self.out, "; {}", c.text);
-                        self.line_open = false;
+                        self.line = Line::Closed;
                     } else {
                         let _ = write!(self.out, "{{{}}}", c.text);
-                        self.line_open = true;
+                        if self.line == Line::Closed {
+                            self.line = Line::Moves;
+                        }
                     }
                 }
                 Element::Variation(v) => {
-                    if self.line_open {
+                    if self.line == Line::Statement {
+                        self.end_line();
+                    }
+                    if self.line != Line::Closed {
                         self.out.push(' ');
                     }
                     self.out.push('(');
                     let mut inner = String::new();
                     let mut w = BodyWriter {
                         out: &mut inner,
-                        line_open: false,
+                        line: Line::Closed,
                     };
                     w.body(&v.body);
-                    let open = w.line_open;
+                    let open = w.line != Line::Closed;
                     // A trailing `;` comment needs its newline before the `)`.
                     let trimmed = if open {
                         inner.as_str()
@@ -108,7 +128,7 @@ impl BodyWriter<'_> {
                         self.out.push('\n');
                     }
                     self.out.push(')');
-                    self.line_open = true;
+                    self.line = Line::Moves;
                 }
             }
         }

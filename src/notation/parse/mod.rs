@@ -115,13 +115,18 @@ impl<'a> Reader<'a> {
         let mut out = Vec::new();
         // `Ann:` alone: the actor of the next statement.
         let mut pending: Option<Name> = None;
+        // Whether a line break came after the last element read: `fmt` keeps such a comment on
+        // its own line, and any other on the line of what it follows.
+        let mut line_broken = false;
         let stop = loop {
             self.skip_blank();
             let Some(c) = self.rest.chars().next() else {
                 break Stop::End;
             };
+            let elements_before = out.len();
             match c {
                 ',' | '\n' => {
+                    line_broken |= c == '\n' && !out.is_empty();
                     self.lexeme(lexical::sep);
                 }
                 '{' | ';' => {
@@ -129,6 +134,7 @@ impl<'a> Reader<'a> {
                         out.push(Element::Comment(Comment {
                             text: c.text.to_string(),
                             line: c.line,
+                            own_line: line_broken,
                             span: self.span_of(c.written),
                         }));
                     }
@@ -171,6 +177,9 @@ impl<'a> Reader<'a> {
                         self.words = words;
                     }
                 }
+            }
+            if out.len() != elements_before {
+                line_broken = false;
             }
         };
         if let Some(actor) = pending {
