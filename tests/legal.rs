@@ -183,10 +183,9 @@ fn ireland_selfplay_avoids_a_private_lay_without_a_second() {
     assert_eq!(played.actions.len(), 758);
 }
 
-/// A random 18Ireland game in which checking a bankruptcy (after the round's last corporation
-/// had closed) re-sorted the operating order past its end and panicked. Since track-timed
-/// private lays are limited to the track step the game runs differently (no longer past the
-/// order's end), but it still goes through a bankruptcy to its end.
+/// A random 18Ireland game that goes through a bankruptcy to its end. (It was written for a
+/// panic, the operating order re-sorted past its end; the game no longer goes there: see
+/// `ireland_order_resorted_past_its_end`.)
 #[test]
 fn ireland_bankruptcy_after_the_last_corporation_closed() {
     let played = selfplay::play("18Ireland", 4, 59, Policy::Random).unwrap();
@@ -197,6 +196,23 @@ fn ireland_bankruptcy_after_the_last_corporation_closed() {
         .any(|a| matches!(a, Action::Bankrupt { .. })));
     assert_eq!(played.actions.len(), 771);
     assert_eq!(played.game.round_label(), "OR 15.2");
+}
+
+/// Listing the legal moves at action 312 of this random 5-player game (OR 9.1) checks a move
+/// that re-sorts the operating order when the round's index is already past its end (the
+/// re-sort once sliced past the end and panicked). 18xx.games accepts the whole game.
+#[test]
+fn ireland_order_resorted_past_its_end() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/18ireland-order-resort-past-its-end.json");
+    let src = std::fs::read_to_string(&path).unwrap();
+    let log = railnote::log::read(&path.display().to_string(), &src).unwrap();
+    let game = Game::new(&railnote::replay::setup(&log)).unwrap();
+    let actions: Vec<Action> = log.actions.iter().map(|l| l.action.clone()).collect();
+    assert!(log.actions.iter().all(|l| l.auto_actions.is_empty()));
+    let (states, problems) = check_game(game, &actions, 347);
+    assert_eq!(states, 315);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 /// The long run of the issue: `RAILNOTE_SELFPLAY_GAMES=1000 cargo test --test integration
