@@ -166,7 +166,7 @@ fn ireland_selfplay_avoids_a_par_without_a_home() {
         played.game.end_reason,
         Some(railnote::engine::GameEndReason::Bank)
     );
-    assert_eq!(played.actions.len(), 1087);
+    assert_eq!(played.actions.len(), 935);
 }
 
 /// A random 18Ireland game whose random player once made TDR's first lay where no second lay

@@ -637,13 +637,7 @@ impl Game {
             })
             .collect();
         for corp in closing {
-            // Its trains leave play (they do not return to the pool).
-            let trains = std::mem::take(&mut self.corp_mut(corp).trains);
-            for t in trains {
-                if let Some(train) = self.trains.iter_mut().find(|x| x.id == t) {
-                    train.owner = TrainOwner::Rusted;
-                }
-            }
+            self.retire_trains(corp);
             self.close_corporation(corp);
             self.corp_closed_while_operating(corp);
         }

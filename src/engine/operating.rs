@@ -1873,6 +1873,12 @@ fn buy_train(
             )));
         }
         TrainOwner::Rusted => return Err(RuleViolation::Train(format!("train {name} has rusted"))),
+        TrainOwner::Closed(owner) => {
+            return Err(RuleViolation::Train(format!(
+                "train {name} left play when {} closed",
+                game.title.corp(owner).sym
+            )))
+        }
         TrainOwner::Reserve => {
             return Err(RuleViolation::Train(format!(
                 "train {name} is a reserve train, not yet in play"
@@ -2099,7 +2105,10 @@ impl Game {
                 .iter()
                 .filter(|t| {
                     t.id.kind == kind
-                        && matches!(t.owner, TrainOwner::Corporation(_) | TrainOwner::Pool)
+                        && matches!(
+                            t.owner,
+                            TrainOwner::Corporation(_) | TrainOwner::Pool | TrainOwner::Closed(_)
+                        )
                 })
                 .map(|t| t.id)
                 .collect();
@@ -2452,12 +2461,17 @@ impl Game {
                 }
             }
         }
+        self.retire_trains(corp);
+        self.close_corporation(corp);
+    }
+
+    /// A closing corporation's trains leave play (they do not return to the pool).
+    pub(crate) fn retire_trains(&mut self, corp: CorpId) {
         let trains = std::mem::take(&mut self.corp_mut(corp).trains);
         for t in trains {
             if let Some(train) = self.trains.iter_mut().find(|x| x.id == t) {
-                train.owner = TrainOwner::Rusted;
+                train.owner = TrainOwner::Closed(corp);
             }
         }
-        self.close_corporation(corp);
     }
 }

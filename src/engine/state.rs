@@ -94,6 +94,10 @@ pub enum TrainOwner {
     Corporation(CorpId),
     /// Rusted and removed from the game.
     Rusted,
+    /// Kept by a corporation that closed: out of play, but it still rusts in its turn. (18xx.games
+    /// leaves such trains with the closed corporation, so their rusting still brings 18Ireland's
+    /// reserve trains into the pool.)
+    Closed(CorpId),
     /// A reserve train not yet in play (18Ireland): it enters the pool when a train rusts.
     Reserve,
 }
