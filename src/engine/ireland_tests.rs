@@ -250,7 +250,14 @@ fn a_route_seen_before_the_home_token_is_lifted_is_remembered() {
     let Round::Operating(o) = &g.round else {
         panic!("UR lays in an operating round");
     };
-    assert_eq!(o.pending_tokens, vec![(ur, hex("J4"))]);
+    assert_eq!(
+        o.pending_tokens,
+        vec![crate::engine::operating::LiftedToken {
+            owner: ur,
+            hex: hex("J4"),
+            placer: ur
+        }]
+    );
     assert!(g.corp(ur).route_seen);
 
     let mut trackless = g.clone();

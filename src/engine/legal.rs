@@ -538,10 +538,8 @@ impl Gen<'_> {
             }
             return;
         }
-        if let Some(&(owner, hex)) = o.pending_tokens.first() {
-            for c in [owner, corp] {
-                self.cities_on(Entity::Corporation(c), hex);
-            }
+        if let Some(lifted) = o.pending_tokens.first() {
+            self.cities_on(Entity::Corporation(lifted.placer), lifted.hex);
             return;
         }
         if let Some((company, _)) = &o.together {

@@ -81,7 +81,7 @@ pub(crate) struct OperatingRound {
     /// The private and hex of a teleport lay (CdH) whose free token is still to be placed.
     teleport: Option<(CompanyId, HexId)>,
     /// Tokens lifted by a lay on a trackless multi-city tile, to be placed again on that hex.
-    pub(crate) pending_tokens: Vec<(CorpId, HexId)>,
+    pub(crate) pending_tokens: Vec<LiftedToken>,
     /// A private whose lays must be made together (18Ireland DR, TDR) and the hexes it has
     /// laid on so far: until its last lay nothing else of the turn may happen (reference
     /// special track step, blocking).
@@ -102,13 +102,23 @@ fn or_mut(game: &mut Game) -> &mut OperatingRound {
     }
 }
 
+/// A token lifted by a lay on a trackless multi-city tile, to be placed again on that hex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LiftedToken {
+    /// Whose token it is.
+    pub(crate) owner: CorpId,
+    pub(crate) hex: HexId,
+    /// The corporation that laid the tile: it chooses the city.
+    pub(crate) placer: CorpId,
+}
+
 impl OperatingRound {
     pub(crate) fn acting(&self, game: &Game) -> Option<Entity> {
         if let Some(c) = self.discarding {
             return Some(Entity::Corporation(c));
         }
-        if let Some((c, _)) = self.pending_tokens.first() {
-            return Some(Entity::Corporation(*c));
+        if let Some(lifted) = self.pending_tokens.first() {
+            return Some(Entity::Corporation(lifted.placer));
         }
         if let Some((company, _)) = self.teleport {
             return Some(Entity::Company(company));
@@ -732,14 +742,14 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
             }),
         };
     }
-    if let Some(&(owner, hex)) = or(game).pending_tokens.first() {
+    if let Some(&LiftedToken { owner, hex, placer }) = or(game).pending_tokens.first() {
         return match action {
             Action::PlaceToken {
                 entity: Entity::Corporation(c),
                 city,
                 slot,
                 cost,
-            } if *c == owner || *c == corp => {
+            } if *c == placer => {
                 replace_lifted_token(game, owner, hex, *city, (*slot, *cost))?;
                 game.skip_steps();
                 Ok(())
@@ -747,7 +757,11 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
             _ => Err(RuleViolation::WrongStep {
                 action: action.type_name(),
                 step: "home token",
-                allowed: format!("place_token for {} on {hex}", game.title.corp(owner).sym),
+                allowed: format!(
+                    "place_token by {} for {}'s token on {hex}",
+                    game.title.corp(placer).sym,
+                    game.title.corp(owner).sym
+                ),
             }),
         };
     }
@@ -1091,7 +1105,7 @@ fn lay_tile_with(
         outcome.cost
     };
     pay_corp(game, corp, fee + terrain)?;
-    game.lay_checked(hex, tile, rotation);
+    game.lay_checked(corp, hex, tile, rotation);
     or_mut(game).lays.push(outcome.upgrade);
     Ok(())
 }
@@ -1410,7 +1424,7 @@ fn extra_lay(
     if !free {
         pay_corp(game, corp, outcome.cost)?;
     }
-    game.lay_checked(hex, tile, rotation);
+    game.lay_checked(corp, hex, tile, rotation);
     Ok(())
 }
 
@@ -1560,14 +1574,20 @@ impl RunSetup {
 }
 
 impl Game {
-    /// Lays a tile already checked; tokens lifted from a multi-city tile are put back in order.
-    fn lay_checked(&mut self, hex: HexId, tile: TileId, rotation: Rotation) {
+    /// Lays a tile already checked for `corp`; tokens lifted from a multi-city tile are put
+    /// back in order, each by `corp` (18xx.games lets the operating corporation choose the city
+    /// of every lifted token, its own or another's).
+    fn lay_checked(&mut self, corp: CorpId, hex: HexId, tile: TileId, rotation: Rotation) {
         let map = self.title.map;
         if let Some(index) = map.hex_index(hex) {
             let lifted = self.board.lay(map, index, tile, rotation);
             if let Round::Operating(o) = &mut self.round {
                 o.pending_tokens
-                    .extend(lifted.into_iter().map(|c| (c, hex)));
+                    .extend(lifted.into_iter().map(|owner| LiftedToken {
+                        owner,
+                        hex,
+                        placer: corp,
+                    }));
             }
         }
     }
