@@ -72,6 +72,8 @@ pub(crate) struct OperatingRound {
     pub(crate) step: OrStep,
     revenue: Money,
     depot_kinds_bought: Vec<TrainKind>,
+    /// Whether the corporation has traded a train in this turn.
+    traded_in: bool,
     /// Tile actions taken this turn: whether each was an upgrade.
     lays: Vec<bool>,
     /// Price per share of the last emergency sale (limits cheaper purchases from others).
@@ -141,6 +143,7 @@ impl Game {
             step: OrStep::HomeToken,
             revenue: Money::ZERO,
             depot_kinds_bought: Vec::new(),
+            traded_in: false,
             lays: Vec::new(),
             last_share_sold_price: None,
             discarding: None,
@@ -170,6 +173,7 @@ impl Game {
             o.step = OrStep::HomeToken;
             o.revenue = Money::ZERO;
             o.depot_kinds_bought.clear();
+            o.traded_in = false;
             o.lays.clear();
             o.last_share_sold_price = None;
             o.teleport = None;
@@ -571,11 +575,16 @@ impl Game {
             && self
                 .min_train_price(corp)
                 .is_some_and(|p| self.corp(corp).cash >= p);
+        // 18Ireland (reference train step): after a trade-in only a normal purchase keeps the
+        // step open; a further trade-in is then possible only while it is.
+        let traded_in = self.title.operating.only_normal_purchase_after_trade_in
+            && matches!(&self.round, Round::Operating(o) if o.traded_in);
         normal
-            || self
-                .discountable_trains(corp)
-                .iter()
-                .any(|(_, _, price)| self.corp(corp).cash >= *price)
+            || !traded_in
+                && self
+                    .discountable_trains(corp)
+                    .iter()
+                    .any(|(_, _, price)| self.corp(corp).cash >= *price)
     }
 
     /// (new train, traded train, price) for every trade-in the corporation could make.
@@ -1990,6 +1999,9 @@ fn buy_train(
     game.corp_mut(corp).trains.push(train);
     if from_depot {
         or_mut(game).depot_kinds_bought.push(train.kind);
+    }
+    if exchange.is_some() {
+        or_mut(game).traded_in = true;
     }
     game.after_train_bought(corp, train);
     Ok(())
