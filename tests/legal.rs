@@ -125,20 +125,25 @@ fn ireland_selfplay_agrees() {
     );
 }
 
-/// A random 18Ireland game in which every corporation closes: nothing operates and nobody can
-/// act, so the rounds follow each other (private revenue) until the bank breaks. This used to
-/// recurse between rounds until the stack overflowed.
+/// A random 18Ireland game (4 players, seed 11) in which every corporation closes: nothing
+/// operates and nobody can act, so the rounds follow each other (private revenue) without an
+/// action. 18xx.games notes end triggers only after an action, so the bank breaking in those
+/// rounds ends nothing: the game runs to the round limit and ends unfinished (`dnf`) in stock
+/// round 100, with the standings 18xx.games gives (railnote used to end it by the bank in OR
+/// 61.2; before that it recursed between rounds until the stack overflowed).
 #[test]
-fn ireland_game_without_corporations_ends_by_the_bank() {
-    let played = selfplay::play("18Ireland", 4, 11, Policy::Random).unwrap();
-    assert!(played.game.finished);
-    assert_eq!(
-        played.game.end_reason,
-        Some(railnote::engine::GameEndReason::Bank)
-    );
-    assert!(played.game.corps.iter().all(|c| c.closed || !c.floated));
-    assert_eq!(played.actions.len(), 500);
-    assert_eq!(played.game.round_label(), "OR 61.2");
+fn ireland_game_without_corporations_ends_at_the_round_limit() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/18ireland-all-closed-dnf.json");
+    let src = std::fs::read_to_string(&path).unwrap();
+    let log = railnote::log::read("dnf.json", &src).unwrap();
+    let game = railnote::replay::replay(&log).unwrap();
+    assert!(game.finished);
+    assert_eq!(game.end_reason, Some(railnote::engine::GameEndReason::Dnf));
+    assert!(game.corps.iter().all(|c| c.closed || !c.floated));
+    assert_eq!(game.round_label(), "SR 100");
+    let values: Vec<i64> = game.player_values().values().map(|m| m.0).collect();
+    assert_eq!(values, [272, 4203, 0, 2040]);
 }
 
 /// A random 18Ireland game whose random player once made an emergency sale after which no

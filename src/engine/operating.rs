@@ -270,8 +270,12 @@ impl Game {
         let last_of_set = round_num >= self.operating_rounds;
         // The bank may have broken in the action that ends the round (the last dividend),
         // before the end trigger is recorded after it.
-        if last_of_set && (self.end_trigger == Some(GameEndReason::Bank) || self.bank_broken) {
+        self.note_bank_trigger();
+        if last_of_set && self.end_trigger == Some(GameEndReason::Bank) {
             self.end_game(GameEndReason::Bank);
+            return;
+        }
+        if self.round_ends_past_limit() {
             return;
         }
         if last_of_set && self.merger_round_due() {
