@@ -1,11 +1,11 @@
 //! Self-play choices for what 1836Jr30 does not have (18Ireland): minor auctions, share
 //! issues, and the merger round.
 //!
-//! A game of 18Ireland only ends by the bank breaking, a share price reaching the end of the
+//! A game of 18Ireland ends by the bank breaking, a share price reaching the end of the
 //! market, or a bankruptcy. Players that let the minors go unstarted (each stock round without
 //! a new minor closes the next one) and corporations whose prices fall to 0 (they close) can
-//! leave a game in which nothing operates and nothing can end it, so both policies start
-//! minors readily, at low prices, and keep prices up.
+//! leave a game in which nothing operates and only the round limit (turn 100, unfinished)
+//! ends it, so both policies start minors readily, at low prices, and keep prices up.
 
 use super::Rng;
 use crate::action::{Action, BidTarget, DividendKind, Entity};
