@@ -132,11 +132,9 @@ pub fn choose(game: &Game, legal: &LegalActions, policy: Policy, rng: &mut Rng) 
             Some(random_with(&kept, rng, true))
         }
         Policy::Random => Some(random(legal, rng)),
-        Policy::Greedy if ireland::applies(game) => Some(greedy(
-            game,
-            &ireland::without_dead_end_pars(game, legal),
-            rng,
-        )),
+        Policy::Greedy if ireland::applies(game) => {
+            Some(greedy(game, &ireland::without_dead_ends(game, legal), rng))
+        }
         Policy::Greedy => Some(greedy(game, legal, rng)),
     }
 }

@@ -1,11 +1,11 @@
 //! Self-play choices for what 1836Jr30 does not have (18Ireland): minor auctions, share
 //! issues, and the merger round.
 //!
-//! A game of 18Ireland only ends by the bank breaking, a share price reaching the end of the
+//! A game of 18Ireland ends by the bank breaking, a share price reaching the end of the
 //! market, or a bankruptcy. Players that let the minors go unstarted (each stock round without
 //! a new minor closes the next one) and corporations whose prices fall to 0 (they close) can
-//! leave a game in which nothing operates and nothing can end it, so both policies start
-//! minors readily, at low prices, and keep prices up.
+//! leave a game in which nothing operates and only the round limit (turn 100, unfinished)
+//! ends it, so both policies start minors readily, at low prices, and keep prices up.
 
 use super::Rng;
 use crate::action::{Action, BidTarget, DividendKind, Entity};
@@ -45,11 +45,10 @@ pub(super) fn kind_weight(a: &Action) -> Option<f64> {
 
 /// Drops the sales, issues and dividends after which a corporation would close (its price
 /// reaching 0), unless nothing else is left: a random game in which every corporation has
-/// closed has nothing left that could end it. Also drops the moves after which nobody can act
-/// (in 18xx.games too): an emergency sale whose price drop puts every depot train below the
-/// reference's purchase minimum, a private's first lay that no second lay can join (DR, TDR:
-/// they must lay both), and a par with no city for the major's home token
-/// ([`without_dead_end_pars`]).
+/// closed has nothing left that could end it (but the round limit). Also drops the moves after
+/// which nobody can act (in 18xx.games too, see [`stuck_after`]): an emergency sale past the
+/// purchase minimum, a private's first lay that no second lay can join (DR, TDR: they must
+/// lay both), and a par with no city for the major's home token.
 pub(super) fn keeps_corporations<'l>(game: &Game, legal: &'l LegalActions) -> Vec<&'l LegalAction> {
     let open = |g: &Game| g.corps.iter().filter(|c| !c.closed).count();
     let before = open(game);
@@ -75,9 +74,8 @@ pub(super) fn keeps_corporations<'l>(game: &Game, legal: &'l LegalActions) -> Ve
             let mut next = game.clone();
             next.process(&l.action).is_ok()
                 && open(&next) >= before
-                && (next.finished
-                    || matches!(l.action, Action::Dividend { .. })
-                    || !next.legal_actions().is_empty())
+                && (matches!(l.action, Action::Dividend { .. })
+                    || !stuck_after(game, &l.action, &next))
         })
         .collect();
     if kept.is_empty() {
@@ -87,24 +85,23 @@ pub(super) fn keeps_corporations<'l>(game: &Game, legal: &'l LegalActions) -> Ve
     }
 }
 
-/// Drops the pars after which nobody can act: a major parred when no city can take its home
-/// token waits for that token for ever (18xx.games too has no hex to offer). Everything else
-/// is kept.
-pub(super) fn without_dead_end_pars(game: &Game, legal: &LegalActions) -> LegalActions {
+/// Drops the greedy moves after which nobody can act (in 18xx.games too, see
+/// [`stuck_after`]): a par with no city for the major's home token and an emergency sale past
+/// the purchase minimum. Everything else is kept, and everything if nothing would be.
+pub(super) fn without_dead_ends(game: &Game, legal: &LegalActions) -> LegalActions {
     // Whether a home can be found does not depend on the price: one trial per corporation.
-    let mut verdicts: std::collections::BTreeMap<crate::ids::CorpId, bool> = Default::default();
+    let mut pars: std::collections::BTreeMap<crate::ids::CorpId, bool> = Default::default();
+    let alive = |a: &Action| {
+        let mut next = game.clone();
+        next.process(a).is_ok() && !stuck_after(game, a, &next)
+    };
     let kept: Vec<LegalAction> = legal
         .actions
         .iter()
-        .filter(|l| {
-            let Action::Par { corp, .. } = l.action else {
-                return true;
-            };
-            *verdicts.entry(corp).or_insert_with(|| {
-                let mut next = game.clone();
-                next.process(&l.action).is_ok()
-                    && (next.finished || !next.legal_actions().is_empty())
-            })
+        .filter(|l| match l.action {
+            Action::Par { corp, .. } => *pars.entry(corp).or_insert_with(|| alive(&l.action)),
+            Action::SellShares { .. } if emergency_sale(game, &l.action) => alive(&l.action),
+            _ => true,
         })
         .cloned()
         .collect();
@@ -116,6 +113,61 @@ pub(super) fn without_dead_end_pars(game: &Game, legal: &LegalActions) -> LegalA
         },
         ..legal.clone()
     }
+}
+
+/// A president's sale for his corporation's train.
+fn emergency_sale(game: &Game, a: &Action) -> bool {
+    game.round_kind() == RoundKind::Operating
+        && matches!(
+            a,
+            Action::SellShares {
+                entity: Entity::Player(_),
+                ..
+            }
+        )
+}
+
+/// Whether nobody can act after `action` (taken at `before`, leading to `next`), in
+/// 18xx.games too:
+/// - nothing is listed but bonus markers to assign (after a private's first lay that no
+///   second lay can join, the game waits for that private; a par with no city for the
+///   major's home token waits for that token);
+/// - after an emergency sale, no train is buyable and no bankruptcy allowed although the
+///   president and the treasury together could pay for the cheapest train: the sale went
+///   past what was needed, and as it sets the purchase minimum (the reference's
+///   `spend_minmax`), further sales only raise it.
+fn stuck_after(before: &Game, action: &Action, next: &Game) -> bool {
+    if next.finished {
+        return false;
+    }
+    let legal = next.legal_actions();
+    if legal
+        .actions
+        .iter()
+        .all(|l| matches!(l.action, Action::Assign { .. }))
+    {
+        return true;
+    }
+    if !emergency_sale(before, action) || next.round_kind() != RoundKind::Operating {
+        return false;
+    }
+    let Some(Entity::Corporation(corp)) = legal.acting else {
+        return false;
+    };
+    if legal
+        .actions
+        .iter()
+        .any(|l| matches!(l.action, Action::BuyTrain { .. } | Action::Bankrupt { .. }))
+    {
+        return false;
+    }
+    let c = next.corp(corp);
+    let total = c.cash + c.president.map_or(Money::ZERO, |p| next.player(p).cash);
+    next.depot_offer()
+        .iter()
+        .map(|t| next.title.train(t.kind).price)
+        .min()
+        .is_some_and(|cheapest| total >= cheapest)
 }
 
 /// A price for a ranged action: bids stay within a few steps of the lowest, so that the

@@ -125,20 +125,44 @@ fn ireland_selfplay_agrees() {
     );
 }
 
-/// A random 18Ireland game in which every corporation closes: nothing operates and nobody can
-/// act, so the rounds follow each other (private revenue) until the bank breaks. This used to
-/// recurse between rounds until the stack overflowed.
+/// A random 18Ireland game (4 players, seed 11) in which every corporation closes: nothing
+/// operates and nobody can act, so the rounds follow each other (private revenue) without an
+/// action. 18xx.games notes end triggers only after an action, so the bank breaking in those
+/// rounds ends nothing: the game runs to the round limit and ends unfinished (`dnf`) in stock
+/// round 100, with the standings 18xx.games gives (railnote used to end it by the bank in OR
+/// 61.2; before that it recursed between rounds until the stack overflowed).
 #[test]
-fn ireland_game_without_corporations_ends_by_the_bank() {
-    let played = selfplay::play("18Ireland", 4, 11, Policy::Random).unwrap();
-    assert!(played.game.finished);
-    assert_eq!(
-        played.game.end_reason,
-        Some(railnote::engine::GameEndReason::Bank)
-    );
-    assert!(played.game.corps.iter().all(|c| c.closed || !c.floated));
-    assert_eq!(played.actions.len(), 500);
-    assert_eq!(played.game.round_label(), "OR 61.2");
+fn ireland_game_without_corporations_ends_at_the_round_limit() {
+    let game = replay_data("18ireland-all-closed-dnf.json");
+    assert!(game.finished);
+    assert_eq!(game.end_reason, Some(railnote::engine::GameEndReason::Dnf));
+    assert!(game.corps.iter().all(|c| c.closed || !c.floated));
+    assert_eq!(game.round_label(), "SR 100");
+    let values: Vec<i64> = game.player_values().values().map(|m| m.0).collect();
+    assert_eq!(values, [272, 4203, 0, 2040]);
+}
+
+/// A random 18Ireland game (3 players, seed 972) in which every corporation closes in phase
+/// 4: each set ends with a merger round in which the players can only pass. It used to go on
+/// for ever (self-play gave up after 20,000 actions); like 18xx.games it now ends unfinished
+/// (`dnf`) when stock round 100 ends, with the same standings.
+#[test]
+fn ireland_merger_rounds_without_corporations_end_at_the_round_limit() {
+    let game = replay_data("18ireland-merger-rounds-dnf.json");
+    assert!(game.finished);
+    assert_eq!(game.end_reason, Some(railnote::engine::GameEndReason::Dnf));
+    assert_eq!(game.round_label(), "SR 100");
+    let values: Vec<i64> = game.player_values().values().map(|m| m.0).collect();
+    assert_eq!(values, [4, 1, 0]);
+}
+
+fn replay_data(file: &str) -> Game {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(file);
+    let src = std::fs::read_to_string(&path).unwrap();
+    let log = railnote::log::read(file, &src).unwrap();
+    railnote::replay::replay(&log).unwrap()
 }
 
 /// A random 18Ireland game whose random player once made an emergency sale after which no
@@ -181,6 +205,30 @@ fn ireland_selfplay_avoids_a_private_lay_without_a_second() {
         Some(railnote::engine::GameEndReason::Bank)
     );
     assert_eq!(played.actions.len(), 758);
+}
+
+/// Self-play games that once stopped where nobody could act (in 18xx.games too), each now
+/// played to the bank's break: random seed 616 (4 players), whose DR made its first lay where
+/// no second lay could join it while CDSPC could still assign its marker (the only action
+/// left); greedy seed 927 (3 players), whose president sold past the purchase minimum the
+/// sale sets (no train was then buyable and no bankruptcy allowed); random seed 804 (3
+/// players), the same after the corporation bought privates from the president.
+#[test]
+fn ireland_selfplay_avoids_dead_ends_with_actions_left() {
+    for (players, seed, policy, actions) in [
+        (4, 616, Policy::Random, 862),
+        (3, 927, Policy::Greedy, 980),
+        (3, 804, Policy::Random, 978),
+    ] {
+        let played = selfplay::play("18Ireland", players, seed, policy).unwrap();
+        assert!(played.game.finished, "seed {seed}");
+        assert_eq!(
+            played.game.end_reason,
+            Some(railnote::engine::GameEndReason::Bank),
+            "seed {seed}"
+        );
+        assert_eq!(played.actions.len(), actions, "seed {seed}");
+    }
 }
 
 /// A random 18Ireland game that goes through a bankruptcy to its end. (It was written for a

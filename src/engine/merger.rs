@@ -373,7 +373,7 @@ fn next_player(game: &mut Game) {
     m.merging = None;
     m.outcome = None;
     if m.passed.iter().all(|p| *p) {
-        if game.market_end_now() {
+        if game.market_end_now() || game.round_ends_past_limit() {
             return;
         }
         game.turn += 1;

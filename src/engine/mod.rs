@@ -32,6 +32,11 @@ use crate::engine::map::Board;
 use crate::engine::title::Title;
 use crate::ids::{CompanyId, CorpId, Money, PlayerId, ShareId, TrainId};
 
+/// A round that ends in this turn or later without another end ends the game unfinished
+/// (reference `process_single_action`: `dnf`). Only a game in which nothing can end it any
+/// more (every corporation closed) gets there.
+const ROUND_LIMIT_TURN: u32 = 100;
+
 /// Options a game is set up with.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GameOptions {
@@ -172,6 +177,11 @@ pub struct Game {
     /// Why it ended.
     pub end_reason: Option<GameEndReason>,
     pub(crate) end_trigger: Option<GameEndReason>,
+    /// Whether a round has ended during the action being processed: the reference notes end
+    /// triggers once per action, before it moves through the rounds that follow, so a bank
+    /// broken by private revenue in a round passed through without an action is seen only
+    /// after the next action.
+    pub(crate) round_ended_in_action: bool,
     /// Whether the game has reached its first stock round (priority deal exists).
     pub priority_deal: Option<PlayerId>,
     /// The outcome of the title's random setup, if it has one.
@@ -362,6 +372,7 @@ impl Game {
             finished: false,
             end_reason: None,
             end_trigger: None,
+            round_ended_in_action: false,
             priority_deal: None,
             resolved_setup: None,
             assignments: Vec::new(),
@@ -416,6 +427,7 @@ impl Game {
     }
 
     fn apply(&mut self, action: &Action) -> Result<(), RuleViolation> {
+        self.round_ended_in_action = false;
         match self.round {
             Round::Auction(_) => auction::process(self, action)?,
             Round::Stock(_) => stock::process(self, action)?,
@@ -452,6 +464,7 @@ impl Game {
             finished,
             end_reason,
             end_trigger,
+            round_ended_in_action,
             priority_deal,
             resolved_setup,
             assignments,
@@ -473,6 +486,7 @@ impl Game {
                 (
                     end_reason,
                     end_trigger,
+                    round_ended_in_action,
                     priority_deal,
                     resolved_setup,
                     assignments
@@ -612,6 +626,29 @@ impl Game {
         self.bank -= amount;
         if self.bank.0 < 0 {
             self.bank_broken = true;
+        }
+    }
+
+    /// A round ends: the first time in an action, the bank's break becomes the end trigger
+    /// (reference `game_end_check`, run once after each action); returns whether the game
+    /// has run past the reference's round limit and ends unfinished (`dnf`: a round ending in
+    /// turn 100 or later without another end).
+    pub(crate) fn round_ends_past_limit(&mut self) -> bool {
+        self.note_bank_trigger();
+        if self.turn >= ROUND_LIMIT_TURN {
+            self.end_game(GameEndReason::Dnf);
+            return true;
+        }
+        false
+    }
+
+    /// The end trigger of a broken bank, noted the first time a round ends in an action.
+    pub(crate) fn note_bank_trigger(&mut self) {
+        if !self.round_ended_in_action {
+            self.round_ended_in_action = true;
+            if self.bank_broken && self.end_trigger.is_none() {
+                self.end_trigger = Some(GameEndReason::Bank);
+            }
         }
     }
 

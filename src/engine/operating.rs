@@ -72,6 +72,8 @@ pub(crate) struct OperatingRound {
     pub(crate) step: OrStep,
     revenue: Money,
     depot_kinds_bought: Vec<TrainKind>,
+    /// Whether the corporation has traded a train in this turn.
+    traded_in: bool,
     /// Tile actions taken this turn: whether each was an upgrade.
     lays: Vec<bool>,
     /// Price per share of the last emergency sale (limits cheaper purchases from others).
@@ -151,6 +153,7 @@ impl Game {
             step: OrStep::HomeToken,
             revenue: Money::ZERO,
             depot_kinds_bought: Vec::new(),
+            traded_in: false,
             lays: Vec::new(),
             last_share_sold_price: None,
             discarding: None,
@@ -180,6 +183,7 @@ impl Game {
             o.step = OrStep::HomeToken;
             o.revenue = Money::ZERO;
             o.depot_kinds_bought.clear();
+            o.traded_in = false;
             o.lays.clear();
             o.last_share_sold_price = None;
             o.teleport = None;
@@ -276,8 +280,12 @@ impl Game {
         let last_of_set = round_num >= self.operating_rounds;
         // The bank may have broken in the action that ends the round (the last dividend),
         // before the end trigger is recorded after it.
-        if last_of_set && (self.end_trigger == Some(GameEndReason::Bank) || self.bank_broken) {
+        self.note_bank_trigger();
+        if last_of_set && self.end_trigger == Some(GameEndReason::Bank) {
             self.end_game(GameEndReason::Bank);
+            return;
+        }
+        if self.round_ends_past_limit() {
             return;
         }
         if last_of_set && self.merger_round_due() {
@@ -581,11 +589,16 @@ impl Game {
             && self
                 .min_train_price(corp)
                 .is_some_and(|p| self.corp(corp).cash >= p);
+        // 18Ireland (reference train step): after a trade-in only a normal purchase keeps the
+        // step open; a further trade-in is then possible only while it is.
+        let traded_in = self.title.operating.only_normal_purchase_after_trade_in
+            && matches!(&self.round, Round::Operating(o) if o.traded_in);
         normal
-            || self
-                .discountable_trains(corp)
-                .iter()
-                .any(|(_, _, price)| self.corp(corp).cash >= *price)
+            || !traded_in
+                && self
+                    .discountable_trains(corp)
+                    .iter()
+                    .any(|(_, _, price)| self.corp(corp).cash >= *price)
     }
 
     /// (new train, traded train, price) for every trade-in the corporation could make.
@@ -2016,6 +2029,9 @@ fn buy_train(
     game.corp_mut(corp).trains.push(train);
     if from_depot {
         or_mut(game).depot_kinds_bought.push(train.kind);
+    }
+    if exchange.is_some() {
+        or_mut(game).traded_in = true;
     }
     game.after_train_bought(corp, train);
     Ok(())

@@ -122,15 +122,18 @@ pub enum GameEndReason {
     Bankrupt,
     /// A share price reached the end cell.
     StockMarket,
+    /// A round ended in turn 100 or later with no other end (18xx.games: did not finish).
+    Dnf,
 }
 
 impl GameEndReason {
-    /// The reference engine's name (`bank`, `bankrupt`, `stock_market`).
+    /// The reference engine's name (`bank`, `bankrupt`, `stock_market`, `dnf`).
     pub fn as_str(self) -> &'static str {
         match self {
             GameEndReason::Bank => "bank",
             GameEndReason::Bankrupt => "bankrupt",
             GameEndReason::StockMarket => "stock_market",
+            GameEndReason::Dnf => "dnf",
         }
     }
 }

@@ -141,19 +141,14 @@ impl Game {
     pub(crate) fn start_stock_round(&mut self) {
         // A stock round in which nobody can act ends at once, and an operating round without
         // corporations too, so the next stock round would start from within this one: with
-        // nothing left to act (every corporation closed) the game cycles until private revenue
-        // breaks the bank, thousands of rounds deep. The nested start is deferred to this loop
-        // instead (the reference engine moves between rounds in a loop, too).
+        // nothing left to act (every corporation closed) the game cycles until the round
+        // limit ends it (turn 100, `dnf`). The nested start is deferred to this loop instead
+        // (the reference engine moves between rounds in a loop, too).
         if STOCK_ROUND_STARTING.with(|s| s.replace(true)) {
             STOCK_ROUND_DEFERRED.with(|d| d.set(true));
             return;
         }
         loop {
-            // Money is all that changes in such a cycle (private revenue); when it does not,
-            // the cycle is endless, and the round waits for a pass instead.
-            let money: Vec<Money> = std::iter::once(self.bank)
-                .chain(self.players.iter().map(|p| p.cash))
-                .collect();
             STOCK_ROUND_DEFERRED.with(|d| d.set(false));
             let count = entities(self).len();
             self.round = Round::Stock(StockRound {
@@ -162,22 +157,6 @@ impl Game {
             });
             self.start_turn();
             if !STOCK_ROUND_DEFERRED.with(|d| d.get()) || self.finished {
-                break;
-            }
-            let after: Vec<Money> = std::iter::once(self.bank)
-                .chain(self.players.iter().map(|p| p.cash))
-                .collect();
-            // Private revenue may break the bank within the cycle (the trigger is otherwise
-            // noted after each action).
-            if self.bank_broken && self.end_trigger.is_none() {
-                self.end_trigger = Some(crate::engine::GameEndReason::Bank);
-            }
-            if after == money {
-                let count = entities(self).len();
-                self.round = Round::Stock(StockRound {
-                    passed: vec![false; count],
-                    ..StockRound::default()
-                });
                 break;
             }
         }
@@ -258,7 +237,7 @@ impl Game {
                 self.move_price(corp, MarketMove::Up);
             }
         }
-        if self.market_end_now() {
+        if self.market_end_now() || self.round_ends_past_limit() {
             return;
         }
         let index = sr(self).entity_index;

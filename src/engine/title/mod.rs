@@ -283,6 +283,10 @@ pub struct OperatingRules {
     pub must_buy_train: MustBuyTrain,
     /// At most one train of each type from the depot per turn.
     pub one_train_per_type_from_depot: bool,
+    /// After a trade-in the train step stays open only for a purchase the corporation can
+    /// afford at face value, not for another trade-in (18Ireland).
+    #[serde(default)]
+    pub only_normal_purchase_after_trade_in: bool,
     /// How dividends move the price.
     pub dividend_moves: DividendMoves,
     /// Corporations may issue or redeem one share before laying track.
