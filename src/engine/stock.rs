@@ -639,6 +639,14 @@ fn par(
             game.player(player).name
         )));
     }
+    // 18Ireland: starting a corporation (par or auction) takes a turn without sales, as in
+    // 18xx.games (its 18Ireland share step offers no par once the player sold this turn).
+    if game.title.minor_auction.is_some() && sr(game).sold() {
+        return Err(RuleViolation::Shares(format!(
+            "{} sold this turn and cannot start {sym} in the same turn",
+            game.player(player).name
+        )));
+    }
     if game.corp(corp).ipoed || game.corp(corp).closed {
         return Err(RuleViolation::Shares(format!(
             "{sym} has already been started"
