@@ -673,10 +673,14 @@ impl Game {
                         .is_some_and(|cell| cell.close)
             })
             .collect();
+        let closed_any = !closing.is_empty();
         for corp in closing {
             self.retire_trains(corp);
             self.close_corporation(corp);
             self.corp_closed_while_operating(corp);
+        }
+        if closed_any {
+            self.end_idle_stock_turn();
         }
     }
 }

@@ -193,6 +193,25 @@ impl Game {
         }
     }
 
+    /// Ends the turn of a player left with nothing to do after corporations closed in this
+    /// action (a price reached a close cell, possibly in the operating round just before this
+    /// stock round started): his only action may have been a share of a closed corporation.
+    /// 18xx.games checks the entity in turn again after every action that closed one.
+    pub(crate) fn end_idle_stock_turn(&mut self) {
+        let Round::Stock(s) = &self.round else {
+            return;
+        };
+        if s.minor_auction.is_some() || s.pending_home.is_some() || self.finished {
+            return;
+        }
+        let Some(player) = s.acting(self) else {
+            return;
+        };
+        if !self.has_stock_action(player) {
+            self.end_stock_turn();
+        }
+    }
+
     /// Moves to the next player; returns true if the round ended.
     fn advance_stock_turn(&mut self) -> bool {
         let n = entities(self).len();
