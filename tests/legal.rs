@@ -210,15 +210,15 @@ fn ireland_selfplay_avoids_a_private_lay_without_a_second() {
 /// Self-play games that once stopped where nobody could act (in 18xx.games too), each now
 /// played to the bank's break: random seed 616 (4 players), whose DR made its first lay where
 /// no second lay could join it while CDSPC could still assign its marker (the only action
-/// left); greedy seed 927 (3 players), whose president sold past the purchase minimum the
+/// left); greedy seed 108 (5 players), whose president sold past the purchase minimum the
 /// sale sets (no train was then buyable and no bankruptcy allowed); random seed 804 (3
-/// players), the same after the corporation bought privates from the president.
+/// players), stuck the same way without the check (each verified: without it the game stops).
 #[test]
 fn ireland_selfplay_avoids_dead_ends_with_actions_left() {
     for (players, seed, policy, actions) in [
         (4, 616, Policy::Random, 862),
-        (3, 927, Policy::Greedy, 980),
-        (3, 804, Policy::Random, 978),
+        (5, 108, Policy::Greedy, 1301),
+        (3, 804, Policy::Random, 1106),
     ] {
         let played = selfplay::play("18Ireland", players, seed, policy).unwrap();
         assert!(played.game.finished, "seed {seed}");

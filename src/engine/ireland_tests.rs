@@ -270,3 +270,71 @@ fn a_route_seen_before_the_home_token_is_lifted_is_remembered() {
     assert!(!trackless.board.route_available(m, ur));
     assert!(trackless.corp(ur).route_seen);
 }
+
+/// A self-play log of tests/data/selfplay (its last action is the one the reference rejects).
+fn selfplay_log(name: &str) -> GameLog {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/selfplay")
+        .join(name);
+    let text = std::fs::read_to_string(&path).expect("the regression log is in the repo");
+    log::read(name, &text).expect("the regression log reads")
+}
+
+/// Random self-play, seed 37, MR 9.2: Player 3 went bankrupt keeping a 20% share of LER (one
+/// share), which a bankruptcy does not sell. Player 1 proposes LER and EBSR; the pool's LER
+/// share votes for (the new price, 50, is above LER's 38), so 5 of 8 votes are needed. The
+/// bankrupt Player 3 still votes and takes a share of the major (reference `Merge`, which
+/// walks every seat).
+#[test]
+fn a_bankrupt_holder_votes_on_a_merger_and_gets_the_majors_share() {
+    let log = selfplay_log("ireland-bankrupt-holder-votes-on-a-merger.json");
+    let (p1, p2, p3) = (PlayerId(0), PlayerId(1), PlayerId(2));
+    let mut g = before(&log, 411);
+    assert!(g.player(p3).bankrupt);
+    assert_eq!(g.percent_held(p3, corp("LER")), 20);
+    // Player 1's 3 votes and the pool's 1 leave the proposal one short.
+    assert_eq!(g.acting_entity(), Some(Entity::Player(p2)));
+    assert_rejected(
+        &mut g,
+        &logged(&log, 411),
+        RuleViolation::NotYourTurn {
+            actor: "Player 1".into(),
+            expected: "Player 2".into(),
+        },
+    );
+    let vote = |entity, in_favour| Action::Vote {
+        entity: Entity::Player(entity),
+        in_favour,
+    };
+    g.process(&vote(p2, false)).unwrap();
+    assert_eq!(g.acting_entity(), Some(Entity::Player(p3)));
+    g.process(&vote(p3, true)).unwrap();
+    assert_eq!(g.acting_entity(), Some(Entity::Player(p1)));
+    g.process(&logged(&log, 411)).unwrap();
+    let wlwr = corp("WLWR");
+    assert_eq!(
+        [p1, p2, p3, PlayerId(3)].map(|p| g.percent_held(p, wlwr)),
+        [30, 30, 10, 0]
+    );
+    assert_eq!(g.pool_percent(wlwr), 10);
+    assert_eq!(g.corp(wlwr).president, Some(p1));
+}
+
+/// Random self-play, seed 19, MR 8.2: CIR and WKR merge into CBSCR. The bankrupt Player 3
+/// kept one CIR share and receives CBSCR_4 for it, so the pool holds only the four shares
+/// for the pool's CIR and WKR shares, and Player 2 cannot buy CBSCR_4 there in SR 9.
+#[test]
+fn a_bankrupt_holders_share_is_exchanged_in_a_merger() {
+    let log = selfplay_log("ireland-bankrupt-holder-gets-the-majors-share.json");
+    let g = before(&log, 514);
+    let cbscr = corp("CBSCR");
+    assert!(g.player(PlayerId(2)).bankrupt);
+    assert_eq!(
+        (0..4)
+            .map(|p| g.percent_held(PlayerId(p), cbscr))
+            .collect::<Vec<_>>(),
+        [0, 20, 10, 30]
+    );
+    assert_eq!(g.pool_percent(cbscr), 40);
+    assert_eq!(g.corp(cbscr).president, Some(PlayerId(3)));
+}

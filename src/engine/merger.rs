@@ -65,8 +65,12 @@ fn players(game: &Game) -> Vec<PlayerId> {
 
 /// Players holding shares of the merging minors, in seat order starting from the proposer,
 /// with the number of those shares each holds: the order of both the vote and the exchange.
+///
+/// Bankrupt players count too: a bankruptcy sells only the shares that may be sold, and the
+/// reference (`Merge#finish_merge`, `#finish_merge_to_major`) walks every seat, so a bankrupt
+/// holder is asked for its vote and receives the major's shares for the ones it kept.
 fn holders_from(game: &Game, proposer: PlayerId, merging: &[CorpId]) -> Vec<(PlayerId, u32)> {
-    let seats = players(game);
+    let seats = &game.seats;
     let start = seats.iter().position(|p| *p == proposer).unwrap_or(0);
     seats[start..]
         .iter()
