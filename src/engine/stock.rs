@@ -658,9 +658,12 @@ fn par(
             game.player(player).name
         )));
     }
-    // 18Ireland: starting a corporation (par or auction) takes a turn without sales, as in
-    // 18xx.games (its 18Ireland share step offers no par once the player sold this turn).
-    if game.title.minor_auction.is_some() && sr(game).sold() {
+    if game
+        .title
+        .minor_auction
+        .is_some_and(|m| m.no_par_after_sale)
+        && sr(game).sold()
+    {
         return Err(RuleViolation::Shares(format!(
             "{} sold this turn and cannot start {sym} in the same turn",
             game.player(player).name

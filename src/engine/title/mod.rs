@@ -231,6 +231,10 @@ pub struct MinorAuctionRules {
     pub min_bid: Money,
     /// The par price is the highest par cell at most half the winning bid, and at most this.
     pub max_par: Money,
+    /// A player who sold in his stock turn may not start a corporation in it (par a major);
+    /// 18Ireland's share step offers no par after a sale.
+    #[serde(default)]
+    pub no_par_after_sale: bool,
 }
 
 /// One tile action of a corporation's turn.
