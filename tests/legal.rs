@@ -5,7 +5,7 @@
 //! (c) for mutations of it (other prices, rotations, hexes, tiles, cities, entities, kinds),
 //!     being listed and being accepted coincide.
 
-use railnote::action::Action;
+use railnote::action::{Action, Entity};
 use railnote::engine::Game;
 use railnote::selfplay::{self, Policy};
 
@@ -261,6 +261,50 @@ fn ireland_order_resorted_past_its_end() {
     let (states, problems) = check_game(game, &actions, 347);
     assert_eq!(states, 315);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// BoW's lay is one of the corporation's tile actions, but the private makes it, and 18xx.games
+/// applies its new-track rule only to a corporation's own lays: BoW may lay 19 on I3 for LER
+/// where LER itself may not (both checked with the reference; the log is random 3-player
+/// self-play, seed 0, cut after 322 actions, then BoW's lay).
+#[test]
+fn ireland_private_lays_skip_the_new_track_rule() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/18ireland-bow-lay-without-new-track.json");
+    let src = std::fs::read_to_string(&path).unwrap();
+    let log = railnote::log::read(&path.display().to_string(), &src).unwrap();
+    let mut game = Game::new(&railnote::replay::setup(&log)).unwrap();
+    let (last, before) = log.actions.split_last().unwrap();
+    for l in before {
+        game.process(&l.action).unwrap();
+    }
+    let bow_lay = last.action.clone();
+    let Action::LayTile {
+        entity: Entity::Company(_),
+        hex,
+        tile,
+        rotation,
+    } = bow_lay
+    else {
+        panic!("the last action is BoW's lay");
+    };
+    let Some(Entity::Corporation(ler)) = game.acting_entity() else {
+        panic!("LER operates");
+    };
+    let own_lay = Action::LayTile {
+        entity: Entity::Corporation(ler),
+        hex,
+        tile,
+        rotation,
+    };
+    let legal = game.legal_actions();
+    assert!(legal.contains(&game, &bow_lay));
+    assert!(!legal.contains(&game, &own_lay));
+    assert_eq!(
+        game.check(&own_lay).unwrap_err().to_string(),
+        "the lay on I3 must give the corporation new track or change a city's value"
+    );
+    game.process(&bow_lay).unwrap();
 }
 
 /// The long run of the issue: `RAILNOTE_SELFPLAY_GAMES=1000 cargo test --test integration

@@ -102,7 +102,7 @@ impl Gen<'_> {
     /// still has a tile action of that kind (lay or upgrade) and the treasury pays its fee
     /// and the terrain.
     pub(super) fn gauge_track(&mut self, corp: CorpId) {
-        for (hex, tile, rotation) in self.network_lays(corp, false) {
+        for (hex, tile, rotation) in self.network_lays(corp, false, true) {
             self.out.actions.push(LegalAction::exact(Action::LayTile {
                 entity: Entity::Corporation(corp),
                 hex,
@@ -113,8 +113,14 @@ impl Gen<'_> {
     }
 
     /// The corporation's own lays (see [`Gen::gauge_track`]); `free_terrain` for a private
-    /// that waives it.
-    fn network_lays(&self, corp: CorpId, free_terrain: bool) -> Vec<(HexId, TileId, Rotation)> {
+    /// that waives it; `new_track_rule` for the corporation's own lays (not a private's, see
+    /// [`crate::engine::map::LayRequest::new_track_rule`]).
+    fn network_lays(
+        &self,
+        corp: CorpId,
+        free_terrain: bool,
+        new_track_rule: bool,
+    ) -> Vec<(HexId, TileId, Rotation)> {
         let game = self.game;
         let map = game.title.map;
         let reach = Reach::compute(map, &game.board, corp);
@@ -144,7 +150,8 @@ impl Gen<'_> {
                     game.board
                         .legal_rotations_with(map, hex, tile, Some(&reach), false);
                 for r in (0..6u8).filter(|r| rotations & (1 << r) != 0) {
-                    if old.paths.is_empty()
+                    if !new_track_rule
+                        || old.paths.is_empty()
                         || game.board.adds_track_or_value(map, corp, hex, tile, r)
                     {
                         out.push((hd.id, tile, Rotation::new(r).unwrap_or_default()));
@@ -187,7 +194,7 @@ impl Gen<'_> {
                     if o.step != OrStep::Track {
                         continue;
                     }
-                    for (hex, tile, rotation) in self.network_lays(corp, *free) {
+                    for (hex, tile, rotation) in self.network_lays(corp, *free, false) {
                         let on_hex = hexes.is_empty()
                             || hexes.iter().any(|x| x.parse::<HexId>().ok() == Some(hex));
                         let name = &map.tile_def(tile.def).name;

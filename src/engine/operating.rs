@@ -1080,21 +1080,32 @@ fn lay_tile(
         game.board
             .route_before_lift(game.title.map, at, tile, rotation, corp)
     });
-    lay_tile_with(game, corp, hex, tile, rotation, false)?;
+    lay_tile_with(game, corp, hex, tile, rotation, LayBy::Corporation)?;
     if route_before_lift {
         game.corp_mut(corp).route_seen = true;
     }
     Ok(())
 }
 
-/// A tile action of the corporation's turn; `waive_terrain` for a private that pays it (BoW).
+/// Who makes a tile action of the corporation's turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LayBy {
+    Corporation,
+    /// A private whose lay is one of the corporation's tile actions (BoW), and whether it pays
+    /// the terrain.
+    Private {
+        waive_terrain: bool,
+    },
+}
+
+/// A tile action of the corporation's turn.
 fn lay_tile_with(
     game: &mut Game,
     corp: CorpId,
     hex: HexId,
     tile: TileId,
     rotation: Rotation,
-    waive_terrain: bool,
+    by: LayBy,
 ) -> Result<(), RuleViolation> {
     let blocked = game.blocked_hexes();
     let colours = game.title.phases[game.phase].tiles.clone();
@@ -1106,13 +1117,17 @@ fn lay_tile_with(
         phase_colours: &colours,
         blocked_hexes: &blocked,
         check_connectivity: true,
+        new_track_rule: by == LayBy::Corporation,
     };
     let outcome = game
         .board
         .check_lay(game.title.map, &request)
         .map_err(|e| RuleViolation::Track(e.to_string()))?;
     let fee = game.tile_action_fee(corp, outcome.upgrade)?;
-    let terrain = if waive_terrain {
+    let terrain = if by
+        == (LayBy::Private {
+            waive_terrain: true,
+        }) {
         Money::ZERO
     } else {
         outcome.cost
@@ -1358,7 +1373,16 @@ fn special_lay(
             free,
             consumes: true,
             ..
-        } => lay_tile_with(game, corp, hex, tile, rotation, free)?,
+        } => lay_tile_with(
+            game,
+            corp,
+            hex,
+            tile,
+            rotation,
+            LayBy::Private {
+                waive_terrain: free,
+            },
+        )?,
         SpecialLay::Lay {
             free,
             consumes: false,
@@ -1429,6 +1453,7 @@ fn extra_lay(
         phase_colours: &colours,
         blocked_hexes: &[],
         check_connectivity: connected,
+        new_track_rule: false,
     };
     let outcome = game
         .board

@@ -61,6 +61,9 @@ pub struct LayRequest<'a> {
     /// Check connection to the corporation's network (false for special lays such as E-SF on
     /// B8 or CdH on J8, which only need exits towards existing neighbours).
     pub check_connectivity: bool,
+    /// Apply 18Ireland's new-track rule ([`TrackError::NoNewTrack`]): the reference checks it
+    /// for a corporation's own lays only, not for a private's (BoW, DR, TDR, DCR).
+    pub new_track_rule: bool,
 }
 
 /// A legal lay: what it costs and whether it was an upgrade.
@@ -345,6 +348,7 @@ impl Board {
             });
         }
         if reach.is_some()
+            && req.new_track_rule
             && map.rules.gauges
             && !self.adds_track_or_value(map, req.corp, hex, req.tile, rot)
         {
