@@ -200,28 +200,41 @@ pub enum Action {
     },
 }
 
+/// `$body` with `$e` bound to the acting entity's field, whatever the variant (one list of
+/// variants for reading and changing it).
+macro_rules! on_entity {
+    ($action:expr, $e:ident => $body:expr) => {
+        match $action {
+            Action::Bid { entity: $e, .. }
+            | Action::Pass { entity: $e }
+            | Action::Par { entity: $e, .. }
+            | Action::BuyShares { entity: $e, .. }
+            | Action::SellShares { entity: $e, .. }
+            | Action::BuyCompany { entity: $e, .. }
+            | Action::LayTile { entity: $e, .. }
+            | Action::PlaceToken { entity: $e, .. }
+            | Action::RunRoutes { entity: $e, .. }
+            | Action::Dividend { entity: $e, .. }
+            | Action::BuyTrain { entity: $e, .. }
+            | Action::DiscardTrain { entity: $e, .. }
+            | Action::Bankrupt { entity: $e }
+            | Action::Assign { entity: $e, .. }
+            | Action::Merge { entity: $e, .. }
+            | Action::Vote { entity: $e, .. }
+            | Action::Program { entity: $e } => $body,
+        }
+    };
+}
+
 impl Action {
     /// The entity performing the action.
     pub fn entity(&self) -> Entity {
-        match self {
-            Action::Bid { entity, .. }
-            | Action::Pass { entity }
-            | Action::Par { entity, .. }
-            | Action::BuyShares { entity, .. }
-            | Action::SellShares { entity, .. }
-            | Action::BuyCompany { entity, .. }
-            | Action::LayTile { entity, .. }
-            | Action::PlaceToken { entity, .. }
-            | Action::RunRoutes { entity, .. }
-            | Action::Dividend { entity, .. }
-            | Action::BuyTrain { entity, .. }
-            | Action::DiscardTrain { entity, .. }
-            | Action::Bankrupt { entity }
-            | Action::Assign { entity, .. }
-            | Action::Merge { entity, .. }
-            | Action::Vote { entity, .. }
-            | Action::Program { entity } => *entity,
-        }
+        on_entity!(self, e => *e)
+    }
+
+    /// The same action by another entity.
+    pub fn set_entity(&mut self, to: Entity) {
+        on_entity!(self, e => *e = to)
     }
 
     /// The reference engine's name of the action type (`lay_tile`, `buy_shares`, …).

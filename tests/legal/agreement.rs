@@ -59,7 +59,7 @@ fn mutations(game: &Game, a: &Action, rng: &mut Rng) -> Vec<Action> {
         Entity::Company(c) => Entity::Company(c),
     };
     let mut with_entity = a.clone();
-    set_entity(&mut with_entity, other_entity(a.entity(), rng));
+    with_entity.set_entity(other_entity(a.entity(), rng));
     out.push(with_entity);
     out.push(Action::Pass { entity: a.entity() });
     match a {
@@ -233,28 +233,6 @@ fn mutations(game: &Game, a: &Action, rng: &mut Rng) -> Vec<Action> {
     }
     out.push(Action::Bankrupt { entity: a.entity() });
     out
-}
-
-fn set_entity(a: &mut Action, to: Entity) {
-    match a {
-        Action::Bid { entity, .. }
-        | Action::Pass { entity }
-        | Action::Par { entity, .. }
-        | Action::BuyShares { entity, .. }
-        | Action::SellShares { entity, .. }
-        | Action::BuyCompany { entity, .. }
-        | Action::LayTile { entity, .. }
-        | Action::PlaceToken { entity, .. }
-        | Action::RunRoutes { entity, .. }
-        | Action::Dividend { entity, .. }
-        | Action::BuyTrain { entity, .. }
-        | Action::DiscardTrain { entity, .. }
-        | Action::Bankrupt { entity }
-        | Action::Assign { entity, .. }
-        | Action::Merge { entity, .. }
-        | Action::Vote { entity, .. }
-        | Action::Program { entity } => *entity = to,
-    }
 }
 
 /// Walks a game given as a list of actions, checking agreement before each one.
