@@ -7,6 +7,7 @@
 
 use railnote::action::{Action, Entity};
 use railnote::engine::Game;
+use railnote::log::GameLog;
 use railnote::selfplay::{self, Policy};
 
 use crate::common::{fixtures, shared_dir};
@@ -20,18 +21,9 @@ fn fixtures_problems(shared: &std::path::Path, title: &str) -> (usize, Vec<Strin
     let mut total = 0;
     let mut problems = Vec::new();
     for path in fixtures(shared, title) {
-        let src = std::fs::read_to_string(&path).unwrap();
-        let log = railnote::log::read(&path.display().to_string(), &src).unwrap();
+        let log = read_log(&path);
         let game = Game::new(&railnote::replay::setup(&log)).unwrap();
-        let actions: Vec<Action> = log
-            .actions
-            .iter()
-            .flat_map(|l| {
-                std::iter::once(l.action.clone())
-                    .chain(l.auto_actions.iter().map(|a| a.action.clone()))
-            })
-            .collect();
-        let (states, p) = check_game(game, &actions, 1);
+        let (states, p) = check_game(game, &actions_of(&log), 1);
         total += states;
         problems.extend(
             p.into_iter()
@@ -157,12 +149,43 @@ fn ireland_merger_rounds_without_corporations_end_at_the_round_limit() {
 }
 
 fn replay_data(file: &str) -> Game {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(file);
-    let src = std::fs::read_to_string(&path).unwrap();
-    let log = railnote::log::read(file, &src).unwrap();
-    railnote::replay::replay(&log).unwrap()
+    railnote::replay::replay(&data_log(file)).unwrap()
+}
+
+/// A JSON game log of `tests/data`.
+fn data_log(file: &str) -> GameLog {
+    read_log(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data")
+            .join(file),
+    )
+}
+
+fn read_log(path: &std::path::Path) -> GameLog {
+    let src = std::fs::read_to_string(path).unwrap();
+    railnote::log::read(&path.display().to_string(), &src).unwrap()
+}
+
+/// Every action of the log in order, automatic actions after the one that caused them.
+fn actions_of(log: &GameLog) -> Vec<Action> {
+    log.actions
+        .iter()
+        .flat_map(|l| {
+            std::iter::once(l.action.clone()).chain(l.auto_actions.iter().map(|a| a.action.clone()))
+        })
+        .collect()
+}
+
+/// A self-play game that ends by the bank's break after exactly `actions` actions.
+fn assert_ends_by_the_bank(players: usize, seed: u64, policy: Policy, actions: usize) {
+    let played = selfplay::play("18Ireland", players, seed, policy).unwrap();
+    assert!(played.game.finished, "seed {seed}");
+    assert_eq!(
+        played.game.end_reason,
+        Some(railnote::engine::GameEndReason::Bank),
+        "seed {seed}"
+    );
+    assert_eq!(played.actions.len(), actions, "seed {seed}");
 }
 
 /// A random 18Ireland game whose random player once made an emergency sale after which no
@@ -170,13 +193,7 @@ fn replay_data(file: &str) -> Game {
 /// too): self-play leaves such sales alone and the game ends by the bank.
 #[test]
 fn ireland_selfplay_avoids_a_dead_end_emergency_sale() {
-    let played = selfplay::play("18Ireland", 4, 18, Policy::Random).unwrap();
-    assert!(played.game.finished);
-    assert_eq!(
-        played.game.end_reason,
-        Some(railnote::engine::GameEndReason::Bank)
-    );
-    assert_eq!(played.actions.len(), 779);
+    assert_ends_by_the_bank(4, 18, Policy::Random, 779);
 }
 
 /// A greedy 18Ireland game that once parred a major with no city left for its home token (the
@@ -184,13 +201,7 @@ fn ireland_selfplay_avoids_a_dead_end_emergency_sale() {
 /// alone and the game ends by the bank (18xx.games accepts it with the same result).
 #[test]
 fn ireland_selfplay_avoids_a_par_without_a_home() {
-    let played = selfplay::play("18Ireland", 3, 525, Policy::Greedy).unwrap();
-    assert!(played.game.finished);
-    assert_eq!(
-        played.game.end_reason,
-        Some(railnote::engine::GameEndReason::Bank)
-    );
-    assert_eq!(played.actions.len(), 935);
+    assert_ends_by_the_bank(3, 525, Policy::Greedy, 935);
 }
 
 /// A random 18Ireland game whose random player once made TDR's first lay where no second lay
@@ -198,13 +209,7 @@ fn ireland_selfplay_avoids_a_par_without_a_home() {
 /// such lays alone and the game ends by the bank.
 #[test]
 fn ireland_selfplay_avoids_a_private_lay_without_a_second() {
-    let played = selfplay::play("18Ireland", 4, 1, Policy::Random).unwrap();
-    assert!(played.game.finished);
-    assert_eq!(
-        played.game.end_reason,
-        Some(railnote::engine::GameEndReason::Bank)
-    );
-    assert_eq!(played.actions.len(), 758);
+    assert_ends_by_the_bank(4, 1, Policy::Random, 758);
 }
 
 /// Self-play games that once stopped where nobody could act (in 18xx.games too), each now
@@ -220,14 +225,7 @@ fn ireland_selfplay_avoids_dead_ends_with_actions_left() {
         (5, 108, Policy::Greedy, 1301),
         (3, 804, Policy::Random, 1106),
     ] {
-        let played = selfplay::play("18Ireland", players, seed, policy).unwrap();
-        assert!(played.game.finished, "seed {seed}");
-        assert_eq!(
-            played.game.end_reason,
-            Some(railnote::engine::GameEndReason::Bank),
-            "seed {seed}"
-        );
-        assert_eq!(played.actions.len(), actions, "seed {seed}");
+        assert_ends_by_the_bank(players, seed, policy, actions);
     }
 }
 
@@ -251,14 +249,9 @@ fn ireland_bankruptcy_after_the_last_corporation_closed() {
 /// re-sort once sliced past the end and panicked). 18xx.games accepts the whole game.
 #[test]
 fn ireland_order_resorted_past_its_end() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/18ireland-order-resort-past-its-end.json");
-    let src = std::fs::read_to_string(&path).unwrap();
-    let log = railnote::log::read(&path.display().to_string(), &src).unwrap();
+    let log = data_log("18ireland-order-resort-past-its-end.json");
     let game = Game::new(&railnote::replay::setup(&log)).unwrap();
-    let actions: Vec<Action> = log.actions.iter().map(|l| l.action.clone()).collect();
-    assert!(log.actions.iter().all(|l| l.auto_actions.is_empty()));
-    let (states, problems) = check_game(game, &actions, 347);
+    let (states, problems) = check_game(game, &actions_of(&log), 347);
     assert_eq!(states, 315);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
@@ -269,10 +262,7 @@ fn ireland_order_resorted_past_its_end() {
 /// self-play, seed 0, cut after 322 actions, then BoW's lay).
 #[test]
 fn ireland_private_lays_skip_the_new_track_rule() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/18ireland-bow-lay-without-new-track.json");
-    let src = std::fs::read_to_string(&path).unwrap();
-    let log = railnote::log::read(&path.display().to_string(), &src).unwrap();
+    let log = data_log("18ireland-bow-lay-without-new-track.json");
     let mut game = Game::new(&railnote::replay::setup(&log)).unwrap();
     let (last, before) = log.actions.split_last().unwrap();
     for l in before {
@@ -355,8 +345,7 @@ fn selfplay_regressions() {
     files.sort();
     assert!(!files.is_empty());
     for path in files {
-        let src = std::fs::read_to_string(&path).unwrap();
-        let log = railnote::log::read(&path.display().to_string(), &src).unwrap();
+        let log = read_log(&path);
         let last = log.actions.len();
         match railnote::replay::replay(&log) {
             Ok(_) => panic!(
