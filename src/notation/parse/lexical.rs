@@ -42,28 +42,43 @@ pub(super) struct QuotedText<'a> {
     pub(super) actor: bool,
 }
 
+/// `notation::unclosed` at the opener that starts `i`; reading resumes where `resume` bytes
+/// of `i` are left.
+fn unclosed(
+    i: &str,
+    resume: usize,
+    message: &'static str,
+    label: &'static str,
+    help: &'static str,
+) -> nom::Err<Error> {
+    fail(Problem::new(
+        "notation::unclosed",
+        At::Unread {
+            unread: i.len(),
+            len: 1,
+            resume,
+        },
+        message,
+        label,
+        help,
+    ))
+}
+
 /// `'"' , text , '"' , [ ":" ]`
 pub(super) fn quoted(i: &str) -> LResult<'_, QuotedText<'_>> {
-    let unclosed = || {
-        fail(Problem::new(
-            "notation::unclosed",
-            At::Unread {
-                unread: i.len(),
-                len: 1,
-                resume: 0,
-            },
-            "expected `\"` to close this name",
-            "quote opened here is never closed",
-            "a name with spaces is quoted: `\"Player 1\": pass`",
-        ))
-    };
     let (rest, (written, (text, colon))) = consumed((
         preceded(char('"'), cut(terminated(take_until("\""), char('"')))),
         opt(char(':')),
     ))
     .parse(i)
     .map_err(|e| match e {
-        nom::Err::Failure(_) => unclosed(),
+        nom::Err::Failure(_) => unclosed(
+            i,
+            0,
+            "expected `\"` to close this name",
+            "quote opened here is never closed",
+            "a name with spaces is quoted: `\"Player 1\": pass`",
+        ),
         e => e,
     })?;
     Ok((
@@ -96,17 +111,13 @@ pub(super) fn comment(i: &str) -> LResult<'_, CommentText<'_>> {
     )))
     .parse(i)
     .map_err(|e| match e {
-        nom::Err::Failure(_) => fail(Problem::new(
-            "notation::unclosed",
-            At::Unread {
-                unread: i.len(),
-                len: 1,
-                resume: 0,
-            },
+        nom::Err::Failure(_) => unclosed(
+            i,
+            0,
             "expected `}` to close this comment",
             "comment opened here is never closed",
             "a comment is `{any text}` or `; text to the end of the line`",
-        )),
+        ),
         e => e,
     })?;
     Ok((
@@ -137,17 +148,13 @@ pub(super) fn tag(i: &str) -> LResult<'_, TagText<'_>> {
     .parse(i)
     .map_err(|e| match e {
         // Resume at the end of the line: a tag never spans lines.
-        nom::Err::Failure(_) => fail(Problem::new(
-            "notation::unclosed",
-            At::Unread {
-                unread: i.len(),
-                len: 1,
-                resume: i.len() - i.find('\n').unwrap_or(i.len()),
-            },
+        nom::Err::Failure(_) => unclosed(
+            i,
+            i.len() - i.find('\n').unwrap_or(i.len()),
             "expected `]` to close this tag",
             "tag opened here is never closed",
             "a tag is `[Name \"value\"]` on one line, e.g. `[Title \"1836Jr30\"]`",
-        )),
+        ),
         e => e,
     })?;
     match tag_inside(inner) {
