@@ -163,10 +163,7 @@ fn stuck_after(before: &Game, action: &Action, next: &Game) -> bool {
     }
     let c = next.corp(corp);
     let total = c.cash + c.president.map_or(Money::ZERO, |p| next.player(p).cash);
-    next.depot_offer()
-        .iter()
-        .map(|t| next.title.train(t.kind).price)
-        .min()
+    next.cheapest_depot_price()
         .is_some_and(|cheapest| total >= cheapest)
 }
 

@@ -646,17 +646,19 @@ impl Game {
     pub(crate) fn note_bank_trigger(&mut self) {
         if !self.round_ended_in_action {
             self.round_ended_in_action = true;
-            if self.bank_broken && self.end_trigger.is_none() {
-                self.end_trigger = Some(GameEndReason::Bank);
-            }
+            self.trigger_end_if_bank_broken();
+        }
+    }
+
+    fn trigger_end_if_bank_broken(&mut self) {
+        if self.bank_broken && self.end_trigger.is_none() {
+            self.end_trigger = Some(GameEndReason::Bank);
         }
     }
 
     fn after_action(&mut self) {
         self.close_corporations_in_close_cells();
-        if self.bank_broken && self.end_trigger.is_none() {
-            self.end_trigger = Some(GameEndReason::Bank);
-        }
+        self.trigger_end_if_bank_broken();
     }
 
     /// Corporations whose price reached a close cell close at once, after the action that

@@ -538,12 +538,7 @@ impl Game {
             Round::Operating(o) => o.last_share_sold_price,
             _ => None,
         };
-        let cheapest_depot = self
-            .depot_offer()
-            .iter()
-            .map(|t| self.title.train(t.kind).price)
-            .min()
-            .unwrap_or(Money::ZERO);
+        let cheapest_depot = self.cheapest_depot_price().unwrap_or(Money::ZERO);
         if !tops_up && sold.is_some() && cash < cheapest_depot {
             // 18Ireland (reference: no emergency buys from others): once the president has
             // sold shares for a treasury short of every depot train, only depot and market
@@ -560,12 +555,16 @@ impl Game {
     }
 
     fn min_train_price(&self, corp: CorpId) -> Option<Money> {
-        let depot = self
-            .depot_offer()
-            .into_iter()
-            .map(|t| self.title.train(t.kind).price);
         let others = self.others_trains(corp).into_iter().map(|_| Money(1));
-        depot.chain(others).min()
+        self.cheapest_depot_price().into_iter().chain(others).min()
+    }
+
+    /// The face price of the cheapest train the depot (or the open market) offers.
+    pub(crate) fn cheapest_depot_price(&self) -> Option<Money> {
+        self.depot_offer()
+            .iter()
+            .map(|t| self.title.train(t.kind).price)
+            .min()
     }
 
     fn must_buy_train(&mut self, corp: CorpId) -> bool {
@@ -2280,12 +2279,7 @@ fn emergency_sell(
     percent: Option<crate::ids::Percent>,
 ) -> Result<(), RuleViolation> {
     let (sold_corp, pct) = crate::engine::stock::check_sale(game, player, shares, percent)?;
-    let cheapest = game
-        .depot_offer()
-        .iter()
-        .map(|t| game.title.train(t.kind).price)
-        .min()
-        .unwrap_or(Money::ZERO);
+    let cheapest = game.cheapest_depot_price().unwrap_or(Money::ZERO);
     let only_needed = game.title.operating.emergency_sales == EmergencySales::OnlyWhatIsNeeded;
     let needed = if only_needed {
         cheapest - game.corp(corp).cash - game.player(player).cash
@@ -2403,12 +2397,7 @@ fn bankrupt(game: &mut Game, corp: CorpId) -> Result<(), RuleViolation> {
         .corp(corp)
         .president
         .expect("operating corporation has a president");
-    let cheapest = game
-        .depot_offer()
-        .iter()
-        .map(|t| game.title.train(t.kind).price)
-        .min()
-        .unwrap_or(Money::ZERO);
+    let cheapest = game.cheapest_depot_price().unwrap_or(Money::ZERO);
     if !game.must_buy_train(corp) {
         return Err(RuleViolation::Bankruptcy(format!(
             "{} does not have to buy a train",
