@@ -6,9 +6,6 @@
 
 use std::time::Instant;
 
-use railnote::engine::Game;
-use railnote::selfplay::{self, Policy};
-
 #[path = "../tests/legal/agreement.rs"]
 mod agreement;
 
@@ -17,31 +14,14 @@ fn main() {
     let games: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(100);
     let first: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(0);
     let title = args.next().unwrap_or_else(|| "1836Jr30".to_string());
-    let fewest = railnote::engine::title::Title::by_name(&title)
-        .unwrap_or_else(|| panic!("unknown title {title}"))
-        .players
-        .min;
     let start = Instant::now();
-    let (mut states, mut unfinished, mut actions) = (0, 0, 0);
-    let mut problems = Vec::new();
-    for seed in first..first + games {
-        let policy = if seed % 2 == 0 {
-            Policy::Random
-        } else {
-            Policy::Greedy
-        };
-        let players = usize::from(fewest) + (seed % 3) as usize;
-        let played = selfplay::play(&title, players, seed, policy).expect("valid setup");
-        if !played.game.finished {
-            unfinished += 1;
-            problems.push(format!("seed {seed}: did not finish"));
-        }
-        actions += played.actions.len();
-        let game = Game::new(&played.setup).expect("valid setup");
-        let (s, p) = agreement::check_game(game, &played.actions, seed);
-        states += s;
-        problems.extend(p.into_iter().map(|p| format!("seed {seed}: {p}")));
-    }
+    let found = agreement::selfplay_agreement(&title, first..first + games);
+    let (actions, states, unfinished, problems) = (
+        found.actions,
+        found.states,
+        found.unfinished,
+        found.problems,
+    );
     println!(
         "{title}: {games} games (seeds {first}..{}), {actions} actions, {states} states checked, \
          {unfinished} unfinished, {} problems, {:.1}s",

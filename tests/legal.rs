@@ -14,7 +14,7 @@ use crate::common::{fixtures, shared_dir};
 
 mod agreement;
 
-use agreement::check_game;
+use agreement::{check_game, selfplay_agreement};
 
 /// Every state of every fixture of `title`: (states checked, problems).
 fn fixtures_problems(shared: &std::path::Path, title: &str) -> (usize, Vec<String>) {
@@ -38,12 +38,7 @@ fn fixtures_agree() {
     let Some(shared) = shared_dir() else { return };
     let (total, problems) = fixtures_problems(&shared, "1836Jr30");
     assert!(total > 1000, "{total}");
-    assert!(
-        problems.is_empty(),
-        "{} problems:\n{}",
-        problems.len(),
-        problems[..problems.len().min(30)].join("\n")
-    );
+    assert_no_problems(&problems);
 }
 
 /// The four 18Ireland fixtures: minor auctions, narrow gauge, mergers, votes, assignments.
@@ -52,37 +47,13 @@ fn ireland_fixtures_agree() {
     let Some(shared) = shared_dir() else { return };
     let (total, problems) = fixtures_problems(&shared, "18Ireland");
     assert!(total > 1000, "{total}");
-    assert!(
-        problems.is_empty(),
-        "{} problems:\n{}",
-        problems.len(),
-        problems[..problems.len().min(40)].join("\n")
-    );
+    assert_no_problems(&problems);
 }
 
 /// Self-play games of both policies: every state agrees, and every game finishes.
 #[test]
 fn selfplay_agrees() {
-    let mut problems = Vec::new();
-    for seed in 0..6u64 {
-        let policy = if seed % 2 == 0 {
-            Policy::Random
-        } else {
-            Policy::Greedy
-        };
-        let players = 2 + (seed % 3) as usize;
-        let played = selfplay::play("1836Jr30", players, seed, policy).unwrap();
-        assert!(played.game.finished, "seed {seed} did not finish");
-        let game = Game::new(&played.setup).unwrap();
-        let (_, p) = check_game(game, &played.actions, seed);
-        problems.extend(p.into_iter().map(|p| format!("seed {seed}: {p}")));
-    }
-    assert!(
-        problems.is_empty(),
-        "{} problems:\n{}",
-        problems.len(),
-        problems[..problems.len().min(30)].join("\n")
-    );
+    assert_no_problems(&selfplay_agreement("1836Jr30", 0..6).problems);
 }
 
 /// 18Ireland self-play, one game per policy: every state agrees (minor auctions, gauge track,
@@ -109,12 +80,7 @@ fn ireland_selfplay_agrees() {
         let (_, p) = check_game(game, &played.actions, seed);
         problems.extend(p.into_iter().map(|p| format!("seed {seed}: {p}")));
     }
-    assert!(
-        problems.is_empty(),
-        "{} problems:\n{}",
-        problems.len(),
-        problems[..problems.len().min(30)].join("\n")
-    );
+    assert_no_problems(&problems);
 }
 
 /// A random 18Ireland game (4 players, seed 11) in which every corporation closes: nothing
@@ -150,6 +116,16 @@ fn ireland_merger_rounds_without_corporations_end_at_the_round_limit() {
 
 fn replay_data(file: &str) -> Game {
     railnote::replay::replay(&data_log(file)).unwrap()
+}
+
+/// Fails with the first 40 problems, if there are any.
+fn assert_no_problems(problems: &[String]) {
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems[..problems.len().min(40)].join("\n")
+    );
 }
 
 /// A JSON game log of `tests/data`.
@@ -253,7 +229,7 @@ fn ireland_order_resorted_past_its_end() {
     let game = Game::new(&railnote::replay::setup(&log)).unwrap();
     let (states, problems) = check_game(game, &actions_of(&log), 347);
     assert_eq!(states, 315);
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert_no_problems(&problems);
 }
 
 /// BoW's lay is one of the corporation's tile actions, but the private makes it, and 18xx.games
@@ -307,29 +283,9 @@ fn selfplay_agrees_many() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(100);
-    let mut problems = Vec::new();
-    let mut states = 0;
-    for seed in 0..games {
-        let policy = if seed % 2 == 0 {
-            Policy::Random
-        } else {
-            Policy::Greedy
-        };
-        let players = 2 + (seed % 3) as usize;
-        let played = selfplay::play("1836Jr30", players, seed, policy).unwrap();
-        assert!(played.game.finished, "seed {seed} did not finish");
-        let game = Game::new(&played.setup).unwrap();
-        let (s, p) = check_game(game, &played.actions, seed);
-        states += s;
-        problems.extend(p.into_iter().map(|p| format!("seed {seed}: {p}")));
-    }
-    eprintln!("{games} games, {states} states checked");
-    assert!(
-        problems.is_empty(),
-        "{} problems:\n{}",
-        problems.len(),
-        problems[..problems.len().min(30)].join("\n")
-    );
+    let found = selfplay_agreement("1836Jr30", 0..games);
+    eprintln!("{games} games, {} states checked", found.states);
+    assert_no_problems(&found.problems);
 }
 
 /// Self-play logs cut right after an action the reference engine rejects (found by running

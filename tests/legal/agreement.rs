@@ -7,7 +7,7 @@ use railnote::engine::Game;
 use railnote::ids::{
     CityRef, CorpId, Money, Percent, PlayerId, Rotation, ShareId, TileDefId, TileId,
 };
-use railnote::selfplay::Rng;
+use railnote::selfplay::{self, Policy, Rng};
 
 /// Checks the three properties at `game` for the action taken there; returns the problems.
 pub fn agreement(game: &Game, taken: Option<&Action>, rng: &mut Rng) -> Vec<String> {
@@ -249,4 +249,44 @@ pub fn check_game(setup_game: Game, actions: &[Action], seed: u64) -> (usize, Ve
         game.process(a).expect("the game was legal");
     }
     (states, problems)
+}
+
+/// What [`selfplay_agreement`] found.
+#[derive(Default)]
+pub struct SelfplayAgreement {
+    pub states: usize,
+    pub actions: usize,
+    pub unfinished: usize,
+    /// Each prefixed with its seed; an unfinished game is one too.
+    pub problems: Vec<String>,
+}
+
+/// Self-play games of `title`, one per seed (even seeds random, odd seeds greedy, from the
+/// title's fewest players up, three player counts), each checked at every state.
+pub fn selfplay_agreement(title: &str, seeds: std::ops::Range<u64>) -> SelfplayAgreement {
+    let fewest = railnote::engine::title::Title::by_name(title)
+        .unwrap_or_else(|| panic!("unknown title {title}"))
+        .players
+        .min;
+    let mut out = SelfplayAgreement::default();
+    for seed in seeds {
+        let policy = if seed % 2 == 0 {
+            Policy::Random
+        } else {
+            Policy::Greedy
+        };
+        let players = usize::from(fewest) + (seed % 3) as usize;
+        let played = selfplay::play(title, players, seed, policy).expect("valid setup");
+        if !played.game.finished {
+            out.unfinished += 1;
+            out.problems.push(format!("seed {seed}: did not finish"));
+        }
+        out.actions += played.actions.len();
+        let game = Game::new(&played.setup).expect("valid setup");
+        let (states, problems) = check_game(game, &played.actions, seed);
+        out.states += states;
+        out.problems
+            .extend(problems.into_iter().map(|p| format!("seed {seed}: {p}")));
+    }
+    out
 }
