@@ -25,6 +25,18 @@ fn stdout_json(out: &Output) -> Value {
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
 }
 
+/// The 18Ireland notation opening with its `Seed` tag taken out: it states only its setup.
+fn seedless_opening(name: &str) -> PathBuf {
+    let sample = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("samples/18ireland-notation-opening.rn"),
+    )
+    .unwrap();
+    let setup_only = sample.replacen("[Seed \"20261122\"]\n", "", 1);
+    assert_ne!(setup_only, sample);
+    scratch(name, &setup_only)
+}
+
 /// A scratch file for this test (a unique name under the target directory).
 fn scratch(name: &str, content: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli");
@@ -83,24 +95,13 @@ fn selfplay_plays_18ireland_and_refuses_unknown_titles() {
 /// be converted to an 18xx.games log.
 #[test]
 fn converting_a_stated_setup_without_its_seed_is_refused() {
-    let sample = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("samples/18ireland-notation-opening.rn"),
-    )
-    .unwrap();
-    let setup_only = sample.replacen("[Seed \"20261122\"]\n", "", 1);
-    assert_ne!(setup_only, sample);
-    let dir = std::env::temp_dir().join(format!("railnote-setup-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("game.rn");
-    std::fs::write(&file, setup_only).unwrap();
+    let file = seedless_opening("seedless-convert.rn");
     let file = file.to_str().unwrap();
     assert_eq!(code(&railnote(&["replay", file])), 0);
     let out = railnote(&["convert", file, "--to", "json"]);
     assert_eq!(code(&out), 1);
     assert!(out.stdout.is_empty());
     assert!(String::from_utf8_lossy(&out.stderr).contains("add the `Seed` tag"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `moves` and `routes` read notation files as `replay` does, including games that state
@@ -117,14 +118,7 @@ fn moves_and_routes_read_notation_files() {
         "{text}"
     );
     assert!(text.contains("Ann buys B_3 (market)"), "{text}");
-    let sample =
-        std::fs::read_to_string(root.join("samples/18ireland-notation-opening.rn")).unwrap();
-    let setup_only = sample.replacen("[Seed \"20261122\"]\n", "", 1);
-    assert_ne!(setup_only, sample);
-    let dir = std::env::temp_dir().join(format!("railnote-read-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("game.rn");
-    std::fs::write(&file, setup_only).unwrap();
+    let file = seedless_opening("seedless-read.rn");
     let file = file.to_str().unwrap();
     let out = railnote(&[
         "routes", file, "--at", "31", "--corp", "DKR", "--format", "json",
@@ -139,16 +133,13 @@ fn moves_and_routes_read_notation_files() {
     // `replay --at` on the seedless game sets it up from the stated setup too.
     assert_eq!(code(&railnote(&["replay", file, "--at", "5"])), 0);
     // A notation file the replay rejects is reported with its diagnostics.
-    let bad = dir.join("bad.rn");
-    std::fs::write(
-        &bad,
+    let bad = scratch(
+        "bad-moves.rn",
         "[Title \"1836Jr30\"]\n[Players \"Ann, Bob\"]\n\nPR\nAnn: bid CFL 5\n",
-    )
-    .unwrap();
+    );
     let out = railnote(&["moves", bad.to_str().unwrap()]);
     assert_eq!(code(&out), 1);
     assert!(String::from_utf8_lossy(&out.stderr).contains("rules::"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
