@@ -35,10 +35,15 @@ pub fn fixtures(shared: &Path, title: &str) -> Vec<PathBuf> {
         .map(PathBuf::from)
         .unwrap_or_else(|| shared.join("fixtures"))
         .join(title);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+    files_in(&dir, "json")
+}
+
+/// The files of a directory with this extension, sorted by name.
+pub fn files_in(dir: &Path, extension: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .filter(|p| p.extension().is_some_and(|e| e == extension))
         .collect();
     files.sort();
     files

@@ -10,7 +10,7 @@ use railnote::engine::Game;
 use railnote::log::GameLog;
 use railnote::selfplay::{self, Policy};
 
-use crate::common::{fixtures, shared_dir};
+use crate::common::{files_in, fixtures, shared_dir};
 
 mod agreement;
 
@@ -293,12 +293,7 @@ fn selfplay_agrees_many() {
 #[test]
 fn selfplay_regressions() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/selfplay");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
+    let files = files_in(&dir, "json");
     assert!(!files.is_empty());
     for path in files {
         let log = read_log(&path);

@@ -77,13 +77,7 @@ fn fixtures_convert_both_ways_losslessly() {
 #[test]
 fn samples_replay() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "rn"))
-        .collect();
-    paths.sort();
-    for path in &paths {
+    for path in &crate::common::files_in(&dir, "rn") {
         let src = std::fs::read_to_string(path).unwrap();
         let doc = parse("sample.rn", &src).unwrap();
         assert_eq!(write(&parse("s.rn", &write(&doc)).unwrap()), write(&doc));

@@ -4,7 +4,7 @@
 //! rejected scenario, and every grammar production has an example that parses into it.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use railnote::notation::{
@@ -14,21 +14,10 @@ use railnote::notation::{
 use railnote::output::{ScoreReport, Snapshot};
 use railnote::replay::notation::{play, GameRejected, Played};
 
-use crate::common::render;
+use crate::common::{files_in, render};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The `.rn` files of a directory, sorted by name.
-fn notation_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "rn"))
-        .collect();
-    files.sort();
-    files
 }
 
 fn stem(path: &Path) -> String {
@@ -77,7 +66,7 @@ fn final_state(played: &Played) -> String {
 
 #[test]
 fn legal_scenarios_replay_to_their_recorded_state() {
-    let files = notation_files(&root().join("samples/scenarios"));
+    let files = files_in(&root().join("samples/scenarios"), "rn");
     assert!(files.len() >= 10, "{files:?}");
     for path in &files {
         let name = shown_name(path);
@@ -122,7 +111,7 @@ fn diagnostics(name: &str, src: &str) -> (String, BTreeSet<String>) {
 
 #[test]
 fn rejected_scenarios_render_their_diagnostics() {
-    let files = notation_files(&root().join("samples/scenarios/errors"));
+    let files = files_in(&root().join("samples/scenarios/errors"), "rn");
     let mut covered = BTreeSet::new();
     for path in &files {
         let name = shown_name(path);
@@ -198,7 +187,7 @@ fn scenario_readme_lists_every_scenario() {
         .collect();
     let mut present = BTreeSet::new();
     for dir in ["samples/scenarios", "samples/scenarios/errors"] {
-        for path in notation_files(&root().join(dir)) {
+        for path in files_in(&root().join(dir), "rn") {
             present.insert(format!("{}.rn", stem(&path)));
         }
     }
