@@ -577,8 +577,10 @@ fn discard(game: &mut Game, corp: CorpId, train: crate::ids::TrainId) -> Result<
 }
 
 impl Game {
-    /// Closes a corporation: tokens, shares and market marker go; its cash returns to the bank.
+    /// Closes a corporation: tokens, shares and market marker go; its cash returns to the bank;
+    /// its trains leave play.
     pub(crate) fn close_corporation(&mut self, corp: CorpId) {
+        self.retire_trains(corp);
         self.board.remove_tokens(corp);
         self.board.remove_reservations(corp);
         let cash = self.corp(corp).cash;

@@ -677,7 +677,6 @@ impl Game {
             .collect();
         let closed_any = !closing.is_empty();
         for corp in closing {
-            self.retire_trains(corp);
             self.close_corporation(corp);
             self.corp_closed_while_operating(corp);
         }

@@ -2511,7 +2511,6 @@ impl Game {
                 }
             }
         }
-        self.retire_trains(corp);
         self.close_corporation(corp);
     }
 
