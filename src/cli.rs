@@ -22,7 +22,8 @@ use crate::output::{
     best_run, json_log, run_revenues, FailureReport, MovesReport, RoutesReport, RunAudit, RunCheck,
     ScoreReport, Snapshot,
 };
-use crate::replay::{Replay, ReplayError};
+use crate::replay::notation::PlayOptions;
+use crate::replay::{DeviationWarning, Replay, ReplayError};
 use crate::selfplay::Policy;
 
 mod notation_cmd;
@@ -94,6 +95,10 @@ pub struct CheckArgs {
     /// The files (JSON logs or `.rn` notation).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    /// Follow the printed rules where 18xx.games does not: a move that breaks one is an error
+    /// instead of a deviation warning.
+    #[arg(long)]
+    pub strict_rules: bool,
 }
 
 /// Arguments of `railnote moves`.
@@ -192,6 +197,10 @@ pub struct ReplayArgs {
     /// With `--check-runs`: the search time limit per run, in milliseconds.
     #[arg(long, value_name = "MS", requires = "check_runs")]
     pub time_limit: Option<u64>,
+    /// Follow the printed rules where 18xx.games does not: a move that breaks one is illegal
+    /// instead of a deviation warning.
+    #[arg(long)]
+    pub strict_rules: bool,
 }
 
 /// Output formats.
@@ -296,7 +305,7 @@ fn read_game(file: &Path, format: Format) -> io::Result<Result<GameLog, Outcome>
         });
     }
     let src = String::from_utf8_lossy(&bytes);
-    match notation_cmd::play_all(&name, &src, false) {
+    match notation_cmd::play_all(&name, &src, PlayOptions::default()) {
         Ok(played) => match played.into_iter().next() {
             Some(first) => Ok(Ok(first.log)),
             None => {
@@ -436,7 +445,11 @@ fn replay(args: &ReplayArgs) -> io::Result<Outcome> {
     let name = args.file.display().to_string();
     if !notation_cmd::is_json(&bytes) {
         let src = String::from_utf8_lossy(&bytes);
-        let played = match notation_cmd::play_all(&name, &src, args.keep_going) {
+        let options = PlayOptions {
+            keep_going: args.keep_going,
+            strict_rules: args.strict_rules,
+        };
+        let played = match notation_cmd::play_all(&name, &src, options) {
             Ok(p) => p,
             Err((report, diag)) => {
                 eprintln!("{:?}", miette::Report::new_boxed(diag));
@@ -451,7 +464,7 @@ fn replay(args: &ReplayArgs) -> io::Result<Outcome> {
         if args.at.is_none() && args.trace.is_none() {
             let mut out = io::stdout().lock();
             for p in &played {
-                let report = ScoreReport::new(&p.game, &p.log);
+                let report = ScoreReport::new(&p.game, &p.log).with_warnings(&p.warnings);
                 match args.format {
                     Format::Text => {
                         write!(out, "{report}")?;
@@ -468,6 +481,9 @@ fn replay(args: &ReplayArgs) -> io::Result<Outcome> {
                 }
             }
             out.flush()?;
+            for p in &played {
+                print_warnings(&p.warnings);
+            }
             return Ok(Outcome::Legal);
         }
         let Some(first) = played.into_iter().next() else {
@@ -485,7 +501,7 @@ fn replay(args: &ReplayArgs) -> io::Result<Outcome> {
 fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
     let log = log.clone();
     let mut replay = match Replay::new(&log) {
-        Ok(r) => r,
+        Ok(r) => r.strict_rules(args.strict_rules),
         Err(e) => return reject(args.format, FailureReport::from(&e), ReplayError::from(e)),
     };
     if args.check_runs {
@@ -528,7 +544,7 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
     if let Err(e) = result {
         return reject(args.format, FailureReport::from(&e), ReplayError::from(e));
     }
-    match args.at {
+    let outcome = match args.at {
         Some(n) => match last {
             Some(snapshot) if snapshot.index == n => print_snapshot(args.format, &snapshot),
             _ => {
@@ -540,7 +556,7 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
             }
         },
         None => {
-            let report = ScoreReport::new(replay.game(), &log);
+            let report = ScoreReport::new(replay.game(), &log).with_warnings(replay.warnings());
             let mut out = io::stdout().lock();
             match args.format {
                 Format::Text => write!(out, "{report}")?,
@@ -549,6 +565,15 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
             out.flush()?;
             Ok(Outcome::Legal)
         }
+    };
+    print_warnings(replay.warnings());
+    outcome
+}
+
+/// The deviation warnings as diagnostics on stderr, after the standings or the state.
+fn print_warnings(warnings: &[DeviationWarning]) {
+    for w in warnings {
+        eprintln!("{:?}", miette::Report::new(w.clone()));
     }
 }
 

@@ -3,7 +3,7 @@
 //! then one line per raw action with `processed` true/false, then a `final` line). Reports the
 //! first mismatching action per fixture with the field, our value and the reference value.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -15,144 +15,51 @@ use railnote::output::{
     Snapshot, TileSnapshot,
 };
 use railnote::replay::{replay, Replay, ReplayError};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::common::{fixtures, render, shared_dir};
+use crate::trace::{
+    compare, fields, first_difference, id_text, load_trace, our_fields, reference_fields,
+    round_label, stored_result, Trace, Verdict,
+};
 
 const TITLE: &str = "1836Jr30";
 
-struct Trace {
-    initial: Value,
-    /// Processed lines by source action id.
-    processed: BTreeMap<i64, Value>,
+fn trace_path(shared: &Path, fixture: &Path) -> PathBuf {
+    trace_path_of(shared, TITLE, fixture)
 }
 
-fn trace_path(shared: &Path, fixture: &Path) -> PathBuf {
+fn trace_path_of(shared: &Path, title: &str, fixture: &Path) -> PathBuf {
     let stem = fixture.file_stem().unwrap().to_string_lossy();
     shared
         .join("traces")
-        .join(TITLE)
+        .join(title)
         .join(format!("{stem}.jsonl"))
 }
 
-fn load_trace(path: &Path) -> Option<Trace> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let mut lines = text
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap());
-    let header = lines.next()?;
-    let mut processed = BTreeMap::new();
-    for line in lines {
-        if line["processed"] == json!(true) {
-            processed.insert(line["id"].as_i64().unwrap(), line);
+/// Every fixture of every title railnote knows, against its trace: every state after every
+/// action equal (over the fields the trace records), the same end and result. A title's
+/// fixtures are picked up from `<shared>/fixtures/<title>/` as soon as railnote knows it.
+#[test]
+fn every_title_matches_the_reference_engine() {
+    let Some(shared) = shared_dir() else { return };
+    let mut failures = String::new();
+    let mut games = 0;
+    for title in railnote::engine::title::Title::known_names() {
+        if !shared.join("fixtures").join(title).is_dir() {
+            continue;
+        }
+        for path in fixtures(&shared, title) {
+            let found = compare(&path, &trace_path_of(&shared, title, &path));
+            games += 1;
+            match found.verdict {
+                Verdict::Agrees => assert_eq!(found.states, found.actions),
+                other => writeln!(failures, "{}: {other:?}\n", path.display()).unwrap(),
+            }
         }
     }
-    Some(Trace {
-        initial: header["initial_state"].clone(),
-        processed,
-    })
-}
-
-/// Player ids are integers in the traces and strings in our output.
-fn id_text(v: &Value) -> Value {
-    match v {
-        Value::Number(n) => Value::String(n.to_string()),
-        other => other.clone(),
-    }
-}
-
-/// `Auction Round 1.1` → `PR`, `Stock Round 3` → `SR 3`, `Operating Round 4.2` → `OR 4.2`.
-fn round_label(reference: &str) -> String {
-    let (name, num) = reference.rsplit_once(' ').unwrap_or((reference, ""));
-    match name {
-        "Auction Round" => "PR".to_string(),
-        "Stock Round" => format!("SR {num}"),
-        "Operating Round" => format!("OR {num}"),
-        "Merger Round" => format!("MR {num}"),
-        other => format!("{other} {num}"),
-    }
-}
-
-/// The compared fields of a state in one order, as `(path, value)`; `round` is given in our
-/// notation. Works on our snapshot JSON and on trace lines alike (same field names).
-fn fields(state: &Value, round: String) -> Vec<(String, Value)> {
-    let mut out = vec![
-        ("phase".to_string(), state["phase"].clone()),
-        ("round".to_string(), json!(round)),
-        ("bank_cash".to_string(), state["bank_cash"].clone()),
-    ];
-    for p in state["players"].as_array().into_iter().flatten() {
-        let id = id_text(&p["id"]);
-        let id = id.as_str().unwrap_or("?");
-        for key in ["cash", "shares", "companies", "bankrupt"] {
-            out.push((format!("players[{id}].{key}"), p[key].clone()));
-        }
-    }
-    for c in state["corporations"].as_array().into_iter().flatten() {
-        let id = c["id"].as_str().unwrap_or("?");
-        out.push((
-            format!("corporations[{id}].president"),
-            id_text(&c["president"]),
-        ));
-        for key in [
-            "cash",
-            "share_price",
-            "floated",
-            "ipo_percent",
-            "pool_percent",
-            "trains",
-            "tokens",
-        ] {
-            out.push((format!("corporations[{id}].{key}"), c[key].clone()));
-        }
-    }
-    for c in state["companies"].as_array().into_iter().flatten() {
-        let id = c["id"].as_str().unwrap_or("?");
-        out.push((format!("companies[{id}].owner"), id_text(&c["owner"])));
-        out.push((format!("companies[{id}].closed"), c["closed"].clone()));
-    }
-    out.push(("tiles".to_string(), state["tiles"].clone()));
-    out
-}
-
-fn reference_fields(line: &Value) -> Vec<(String, Value)> {
-    let label = line["round_label"].as_str().unwrap_or("");
-    fields(line, round_label(label))
-}
-
-fn our_fields(snapshot: &Snapshot) -> Vec<(String, Value)> {
-    fields(
-        &serde_json::to_value(snapshot).unwrap(),
-        snapshot.round.clone(),
-    )
-}
-
-/// The first differing field, as `field: ours … vs reference …`.
-fn first_difference(ours: &[(String, Value)], reference: &[(String, Value)]) -> Option<String> {
-    let theirs: BTreeMap<&str, &Value> = reference.iter().map(|(k, v)| (k.as_str(), v)).collect();
-    let mine: BTreeSet<&str> = ours.iter().map(|(k, _)| k.as_str()).collect();
-    for (key, value) in ours {
-        match theirs.get(key.as_str()) {
-            Some(r) if *r == value => {}
-            Some(r) => return Some(format!("{key}: ours {value} vs reference {r}")),
-            None => return Some(format!("{key}: ours {value}, not in the reference")),
-        }
-    }
-    reference
-        .iter()
-        .find(|(k, _)| !mine.contains(k.as_str()))
-        .map(|(k, v)| format!("{k}: missing from ours, reference {v}"))
-}
-
-/// The final scores a log states, by player id.
-fn stored_result(log: &log::GameLog) -> BTreeMap<String, Money> {
-    log.header
-        .result
-        .clone()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(k, v)| (k, Money(v)))
-        .collect()
+    assert!(games >= 7, "only {games} fixtures");
+    assert!(failures.is_empty(), "\n{failures}");
 }
 
 /// Replays one fixture; `Err` describes the first problem.
@@ -267,7 +174,12 @@ fn ireland_notation_sample_matches_the_reference_engine() {
     let text = std::fs::read_to_string(root.join("samples").join(name)).unwrap();
     let doc = railnote::notation::parse(name, &text).unwrap();
     let src: std::sync::Arc<str> = std::sync::Arc::from(text.as_str());
-    let played = railnote::replay::notation::play(name, &src, &doc.games[0], false).unwrap();
+    let played = railnote::replay::notation::play(
+        name,
+        &src,
+        &doc.games[0],
+        railnote::replay::notation::PlayOptions::default(),
+    ).unwrap();
     assert!(played.errors.is_empty(), "{:?}", played.errors.first());
     // Through the JSON text, as a user's `convert --to json` would hand it to 18xx.games.
     let json = railnote::convert::to_json(&played).to_string();

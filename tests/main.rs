@@ -9,6 +9,9 @@ mod import;
 
 /// Every 1836Jr30 fixture against the reference engine's per-action traces and final scores.
 mod conformance;
+/// Comparing a replay with a reference trace (shared with the `reference_games` example).
+#[path = "reference/trace.rs"]
+mod trace;
 
 /// Wire formats of the state snapshot and the standings.
 mod output;

@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use railnote::notation::{parse, write};
 use railnote::output::Snapshot;
-use railnote::replay::notation::{play, GameRejected};
+use railnote::replay::notation::{play, GameRejected, PlayOptions};
 use railnote::replay::Replay;
 
-use crate::common::{fixtures, render, shared_dir};
+use crate::common::{fixtures, render, shared_dir, KEEP_GOING};
 
 fn snapshots(log: &railnote::log::GameLog) -> Vec<serde_json::Value> {
     let mut out = Vec::new();
@@ -53,7 +53,7 @@ fn fixtures_convert_both_ways_losslessly() {
         assert_eq!(write(&reparsed), text);
         // Notation replays to the same per-action states as the JSON.
         let src: Arc<str> = Arc::from(text.as_str());
-        let played = play("c.rn", &src, &reparsed.games[0], false).unwrap();
+        let played = play("c.rn", &src, &reparsed.games[0], PlayOptions::default()).unwrap();
         assert!(
             played.errors.is_empty(),
             "{name}: {:?}",
@@ -82,7 +82,7 @@ fn samples_replay() {
         let doc = parse("sample.rn", &src).unwrap();
         assert_eq!(write(&parse("s.rn", &write(&doc)).unwrap()), write(&doc));
         let shared: Arc<str> = Arc::from(src.as_str());
-        let played = play("sample.rn", &shared, &doc.games[0], true).unwrap();
+        let played = play("sample.rn", &shared, &doc.games[0], KEEP_GOING).unwrap();
         assert!(played.errors.is_empty(), "{:?}", played.errors);
         let stem = path.file_stem().unwrap().to_string_lossy().to_string();
         let report = railnote::output::ScoreReport::new(&played.game, &played.log);
@@ -95,7 +95,7 @@ fn rejected(src: &str) -> String {
         Err(e) => render(&e),
         Ok(doc) => {
             let shared: Arc<str> = Arc::from(src);
-            match play("game.rn", &shared, &doc.games[0], true) {
+            match play("game.rn", &shared, &doc.games[0], KEEP_GOING) {
                 Err(e) => render(&e),
                 Ok(p) => render(&GameRejected {
                     src: p.errors[0].src.clone(),
@@ -155,7 +155,7 @@ fn ireland_sample() -> String {
 fn standings(src: &str) -> String {
     let doc = parse("game.rn", src).unwrap();
     let shared: Arc<str> = Arc::from(src);
-    let played = play("game.rn", &shared, &doc.games[0], true).unwrap();
+    let played = play("game.rn", &shared, &doc.games[0], KEEP_GOING).unwrap();
     assert!(played.errors.is_empty(), "{:?}", played.errors);
     railnote::output::ScoreReport::new(&played.game, &played.log).to_string()
 }
@@ -249,7 +249,7 @@ fn opening_with(extra: &str) -> (String, railnote::replay::notation::Played) {
     let src = format!("{sample}{extra}");
     let doc = parse("game.rn", &src).unwrap();
     let shared: Arc<str> = Arc::from(src.as_str());
-    let played = play("game.rn", &shared, &doc.games[0], true).unwrap();
+    let played = play("game.rn", &shared, &doc.games[0], KEEP_GOING).unwrap();
     (src, played)
 }
 

@@ -12,7 +12,7 @@ use super::{import, with_path, CheckArgs, ConvertArgs, FmtArgs, Outcome, Target}
 use crate::convert;
 use crate::notation;
 use crate::output::{FailureDetail, FailureReport};
-use crate::replay::notation::{play, GameRejected, Played};
+use crate::replay::notation::{play, GameRejected, PlayOptions, Played};
 use crate::replay::ReplayError;
 
 /// Whether the content is an 18xx.games JSON log (it starts with `{`).
@@ -46,7 +46,11 @@ fn failure(
 }
 
 /// Parses and replays every game of a notation file.
-pub(super) fn play_all(name: &str, src: &str, keep_going: bool) -> Result<Vec<Played>, Failure> {
+pub(super) fn play_all(
+    name: &str,
+    src: &str,
+    options: PlayOptions,
+) -> Result<Vec<Played>, Failure> {
     let doc = notation::parse(name, src).map_err(|e| {
         let msg = e
             .errors
@@ -62,7 +66,7 @@ pub(super) fn play_all(name: &str, src: &str, keep_going: bool) -> Result<Vec<Pl
     let shared: Arc<str> = Arc::from(src);
     let mut out = Vec::new();
     for g in &doc.games {
-        let played = play(name, &shared, g, keep_going).map_err(|e| {
+        let played = play(name, &shared, g, options).map_err(|e| {
             (
                 failure(e.code, e.label.clone(), None, None, None),
                 Box::new(e) as Box<dyn Diagnostic + Send + Sync>,
@@ -121,7 +125,7 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
             }
         }
         (false, Target::Json) => {
-            let played = match play_all(&name, &src, false) {
+            let played = match play_all(&name, &src, PlayOptions::default()) {
                 Ok(p) => p,
                 Err((_, d)) => {
                     eprintln!("{:?}", miette::Report::new_boxed(d));
@@ -178,7 +182,7 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
                 }
             };
             let text = notation::write(&doc);
-            let played = match play_all(&name, &text, false) {
+            let played = match play_all(&name, &text, PlayOptions::default()) {
                 Ok(p) => p,
                 Err((_, d)) => {
                     eprintln!("{:?}", miette::Report::new_boxed(d));
@@ -237,7 +241,7 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<Outcome> {
                 outcome = Outcome::Failed;
                 format!("{name}: error: {e}")
             }
-            Ok(bytes) => match check_one(&name, &bytes) {
+            Ok(bytes) => match check_one(&name, &bytes, args.strict_rules) {
                 Ok(summary) => format!("{name}: ok ({summary})"),
                 Err(msg) => {
                     if outcome == Outcome::Legal {
@@ -253,27 +257,40 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<Outcome> {
     Ok(outcome)
 }
 
-fn check_one(name: &str, bytes: &[u8]) -> Result<String, String> {
+fn check_one(name: &str, bytes: &[u8], strict_rules: bool) -> Result<String, String> {
+    let warned = |n: usize| match n {
+        0 => String::new(),
+        1 => ", 1 deviation warning".to_string(),
+        n => format!(", {n} deviation warnings"),
+    };
     if is_json(bytes) {
         let log = import(name, bytes).map_err(|e| format!("error[{}]: {e}", e.first_code()))?;
         let n = log.actions.len();
-        crate::replay::replay(&log).map_err(|e| match &e {
-            ReplayError::Illegal(i) => format!("error[{}]: {e}: {}", i.rule(), i.violation),
-            ReplayError::Setup(_) => format!("error[replay::setup]: {e}"),
+        let replayed = crate::replay::replay_with_warnings(&log, strict_rules).map_err(|e| {
+            match &e {
+                ReplayError::Illegal(i) => format!("error[{}]: {e}: {}", i.rule(), i.violation),
+                ReplayError::Setup(_) => format!("error[replay::setup]: {e}"),
+            }
         })?;
-        return Ok(format!("{n} actions"));
+        return Ok(format!("{n} actions{}", warned(replayed.warnings.len())));
     }
     let src = String::from_utf8_lossy(bytes);
-    match play_all(name, &src, false) {
+    let options = PlayOptions {
+        strict_rules,
+        ..PlayOptions::default()
+    };
+    match play_all(name, &src, options) {
         Ok(games) => {
             let moves: usize = games.iter().map(|g| g.log.actions.len()).sum();
+            let warnings: usize = games.iter().map(|g| g.warnings.len()).sum();
             let last = games
                 .last()
                 .map(|g| g.game.round_label())
                 .unwrap_or_default();
             Ok(format!(
-                "{} game(s), {moves} actions, ends in {last}",
-                games.len()
+                "{} game(s), {moves} actions, ends in {last}{}",
+                games.len(),
+                warned(warnings)
             ))
         }
         Err((report, _)) => {

@@ -1,5 +1,6 @@
 //! Rule violations: why the engine rejected an action. No spans, no text positions.
 
+use crate::engine::Deviation;
 use crate::ids::Money;
 
 /// An action the rules do not allow in the current state. The game state is unchanged.
@@ -81,6 +82,10 @@ pub enum RuleViolation {
     /// Bankruptcy declared while money could still be raised.
     #[error("{0}")]
     Bankruptcy(String),
+    /// A move 18xx.games accepts but the printed rules forbid, refused because the printed
+    /// rules were asked for (a strict replay).
+    #[error("{}: {}; {} (a strict replay follows the printed rules)", .0.detail, .0.kind.rule(), .0.kind.reference())]
+    PrintedRule(Deviation),
 }
 
 impl RuleViolation {
@@ -101,6 +106,7 @@ impl RuleViolation {
             RuleViolation::Company(_) => "rules::company",
             RuleViolation::Auction(_) => "rules::auction",
             RuleViolation::Bankruptcy(_) => "rules::bankruptcy",
+            RuleViolation::PrintedRule(d) => d.kind.code(),
         }
     }
 }

@@ -4,6 +4,7 @@
 //! left exactly as it was.
 
 pub mod correction;
+pub mod deviation;
 pub mod error;
 pub mod map;
 pub mod setup;
@@ -20,6 +21,7 @@ mod stock;
 
 use std::collections::BTreeMap;
 
+pub use deviation::{Deviation, DeviationKind};
 pub use error::RuleViolation;
 pub use legal::{LegalAction, LegalActions};
 pub use operating::RunSetup;
@@ -188,6 +190,8 @@ pub struct Game {
     pub resolved_setup: Option<setup::ResolvedSetup>,
     /// Bonus markers placed by privates: (private, corporation it serves, hex).
     pub assignments: Vec<(CompanyId, CorpId, crate::ids::HexId)>,
+    /// Deviations found while processing the current action; empty between actions.
+    pub(crate) deviations: Vec<Deviation>,
 }
 
 impl Game {
@@ -376,6 +380,7 @@ impl Game {
             priority_deal: None,
             resolved_setup: None,
             assignments: Vec::new(),
+            deviations: Vec::new(),
         };
         if let Some(resolved) = &resolved {
             for c in &resolved.removed_companies {
@@ -390,21 +395,46 @@ impl Game {
         Ok(game)
     }
 
-    /// Checks and applies one action. On error the game is unchanged.
+    /// Checks and applies one action. On error the game is unchanged. Returns the deviations
+    /// of the action: printed rules it breaks while 18xx.games accepts it (railnote follows
+    /// 18xx.games; see [`Deviation`]).
     ///
     /// # Errors
     /// The rule the action breaks.
-    pub fn process(&mut self, action: &Action) -> Result<(), RuleViolation> {
+    pub fn process(&mut self, action: &Action) -> Result<Vec<Deviation>, RuleViolation> {
         if self.finished {
             return Err(RuleViolation::GameOver);
         }
         if let Action::Program { .. } = action {
-            return Ok(());
+            return Ok(Vec::new());
         }
         let mut next = self.clone();
         next.apply(action)?;
         *self = next;
-        Ok(())
+        Ok(std::mem::take(&mut self.deviations))
+    }
+
+    /// [`Game::process`], following the printed rules where `strict_rules` is set: a move
+    /// that breaks one while 18xx.games accepts it is refused
+    /// ([`RuleViolation::PrintedRule`]) and leaves the game unchanged.
+    ///
+    /// # Errors
+    /// The rule the action breaks.
+    pub fn process_with(
+        &mut self,
+        action: &Action,
+        strict_rules: bool,
+    ) -> Result<Vec<Deviation>, RuleViolation> {
+        if !strict_rules {
+            return self.process(action);
+        }
+        let mut next = self.clone();
+        let deviations = next.process(action)?;
+        if let Some(first) = deviations.into_iter().next() {
+            return Err(RuleViolation::PrintedRule(first));
+        }
+        *self = next;
+        Ok(Vec::new())
     }
 
     /// Checks and applies one action without the copy [`Game::process`] makes to keep a
@@ -416,23 +446,44 @@ impl Game {
     ///
     /// # Errors
     /// The rule the action breaks.
-    pub(crate) fn process_in_place(&mut self, action: &Action) -> Result<(), RuleViolation> {
+    pub(crate) fn process_in_place(
+        &mut self,
+        action: &Action,
+    ) -> Result<Vec<Deviation>, RuleViolation> {
         if self.finished {
             return Err(RuleViolation::GameOver);
         }
         if let Action::Program { .. } = action {
-            return Ok(());
+            return Ok(Vec::new());
         }
-        self.apply(action)
+        self.apply(action)?;
+        Ok(std::mem::take(&mut self.deviations))
+    }
+
+    /// Notes that the action being processed breaks a printed rule that 18xx.games does not
+    /// enforce.
+    pub(crate) fn deviate(&mut self, kind: DeviationKind, detail: String) {
+        self.deviations.push(Deviation { kind, detail });
     }
 
     fn apply(&mut self, action: &Action) -> Result<(), RuleViolation> {
         self.round_ended_in_action = false;
+        self.deviations.clear();
+        let share_price = self.stated_share_price(action);
         match self.round {
             Round::Auction(_) => auction::process(self, action)?,
             Round::Stock(_) => stock::process(self, action)?,
             Round::Operating(_) => operating::process(self, action)?,
             Round::Merger(_) => merger::process(self, action)?,
+        }
+        // Checked once the action is known to be legal otherwise, so that a wrong actor or
+        // step is reported first; the rules' price is the one before the action.
+        if let Some((stated, expected)) = share_price.filter(|(s, e)| s != e) {
+            return Err(RuleViolation::ValueMismatch {
+                what: "share price",
+                recorded: stated.to_string(),
+                expected: expected.to_string(),
+            });
         }
         self.after_action();
         Ok(())
@@ -468,6 +519,7 @@ impl Game {
             priority_deal,
             resolved_setup,
             assignments,
+            deviations,
         } = self;
         format!(
             "{:?}",
@@ -489,7 +541,8 @@ impl Game {
                     round_ended_in_action,
                     priority_deal,
                     resolved_setup,
-                    assignments
+                    assignments,
+                    deviations
                 ),
             )
         )

@@ -18,6 +18,7 @@ use crate::engine::map::Layout;
 use crate::engine::setup::ResolvedSetup;
 use crate::engine::title::Title;
 use crate::engine::{Game, GameOptions, GameSetup, RuleViolation, TrainOwner};
+use crate::replay::DeviationWarning;
 use crate::ids::{
     CityRef, CorpId, HexId, Money, Percent, PlayerId, Rotation, ShareId, TileId, TrainId,
 };
@@ -395,6 +396,7 @@ pub fn resolve(game: &Game, entity: Entity, raw: &RawAction) -> Result<Action, U
             pool,
             percent,
             price,
+            share_price,
         } => {
             if let [sym] = what.as_slice() {
                 if let Some(company) = title.company_by_sym(sym) {
@@ -429,12 +431,14 @@ pub fn resolve(game: &Game, entity: Entity, raw: &RawAction) -> Result<Action, U
                 entity,
                 shares,
                 percent: percent.map(Percent),
+                share_price: share_price.map(Money),
             }
         }
         RawAction::Sell {
             count,
             what,
             percent,
+            share_price,
         } => {
             let held: Vec<ShareId> = match entity {
                 Entity::Player(p) => game.player(p).shares.clone(),
@@ -457,6 +461,7 @@ pub fn resolve(game: &Game, entity: Entity, raw: &RawAction) -> Result<Action, U
                 entity,
                 shares,
                 percent: percent.map(Percent),
+                share_price: share_price.map(Money),
             }
         }
         RawAction::Lay {
@@ -693,12 +698,19 @@ fn candidates(game: &Game, action: &Action) -> Vec<RawAction> {
             ]
         }
         Action::BuyShares {
-            shares, percent, ..
+            shares,
+            percent,
+            share_price,
+            ..
         }
         | Action::SellShares {
-            shares, percent, ..
+            shares,
+            percent,
+            share_price,
+            ..
         } => {
             let buy = matches!(action, Action::BuyShares { .. });
+            let share_price = share_price.map(|p| p.0);
             let percent = percent.map(|p| p.0);
             let explicit: Vec<String> = shares.iter().map(|s| share_text(game, *s)).collect();
             let mut out = Vec::new();
@@ -717,12 +729,14 @@ fn candidates(game: &Game, action: &Action) -> Vec<RawAction> {
                                 pool,
                                 percent,
                                 price: None,
+                                share_price,
                             }
                         } else {
                             RawAction::Sell {
                                 count,
                                 what: vec![sym.clone()],
                                 percent,
+                                share_price,
                             }
                         });
                     }
@@ -735,12 +749,14 @@ fn candidates(game: &Game, action: &Action) -> Vec<RawAction> {
                     pool: false,
                     percent,
                     price: None,
+                    share_price,
                 }
             } else {
                 RawAction::Sell {
                     count: None,
                     what: explicit,
                     percent,
+                    share_price,
                 }
             });
             out
@@ -751,6 +767,7 @@ fn candidates(game: &Game, action: &Action) -> Vec<RawAction> {
             pool: false,
             percent: None,
             price: Some(price.0),
+            share_price: None,
         }],
         Action::LayTile {
             hex,
@@ -977,6 +994,18 @@ pub struct Played {
     pub corrections: Vec<AppliedCorrection>,
     /// Settings of programmed actions by 0-based action index (for conversion to JSON).
     pub programs: BTreeMap<(usize, usize), Vec<(String, String)>>,
+    /// Moves of the main line that break a printed rule while 18xx.games accepts them.
+    pub warnings: Vec<DeviationWarning>,
+}
+
+/// How a document is replayed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PlayOptions {
+    /// Report every illegal move, not just the first.
+    pub keep_going: bool,
+    /// Refuse moves that break a printed rule 18xx.games does not enforce, instead of
+    /// warning.
+    pub strict_rules: bool,
 }
 
 /// Sets a game up from its tags.
@@ -1169,7 +1198,9 @@ fn split_list(s: &str) -> Vec<String> {
 struct Player<'a> {
     src: LogSource,
     keep_going: bool,
+    strict_rules: bool,
     errors: Vec<MoveError>,
+    warnings: Vec<DeviationWarning>,
     corrections: Vec<AppliedCorrection>,
     actions: Vec<LoggedAction>,
     programs: BTreeMap<(usize, usize), Vec<(String, String)>>,
@@ -1184,15 +1215,17 @@ pub fn play(
     name: &str,
     src: &Arc<str>,
     text: &GameText,
-    keep_going: bool,
+    options: PlayOptions,
 ) -> Result<Played, MoveError> {
     let source = LogSource::new(name, Arc::clone(src));
     let (mut game, header) = setup(&source, text, Span::new(0, 0))?;
     let title = game.title;
     let mut p = Player {
         src: source,
-        keep_going,
+        keep_going: options.keep_going,
+        strict_rules: options.strict_rules,
         errors: Vec::new(),
+        warnings: Vec::new(),
         corrections: Vec::new(),
         actions: Vec::new(),
         programs: BTreeMap::new(),
@@ -1213,6 +1246,7 @@ pub fn play(
         errors: p.errors,
         corrections: p.corrections,
         programs: p.programs,
+        warnings: p.warnings,
     })
 }
 
@@ -1341,10 +1375,28 @@ impl Player<'_> {
                 return false;
             }
         };
-        if let Err(v) = game.process(&action) {
-            let help = self.help_for(game, &action, &v);
-            self.error(game, m.span, v.code(), v.to_string(), help, Some(actor));
-            return false;
+        let round = game.round_label();
+        let deviations = match game.process_with(&action, self.strict_rules) {
+            Ok(deviations) => deviations,
+            Err(v) => {
+                let help = self.help_for(game, &action, &v);
+                self.error(game, m.span, v.code(), v.to_string(), help, Some(actor));
+                return false;
+            }
+        };
+        if main {
+            let n = self.actions.len() + usize::from(!m.auto || self.actions.is_empty());
+            self.warnings
+                .extend(deviations.into_iter().map(|deviation| DeviationWarning {
+                    src: self.src.clone(),
+                    span: m.span,
+                    index: n,
+                    action_id: n as i64,
+                    action_type: action.type_name().to_string(),
+                    round: round.clone(),
+                    actor: actor.clone(),
+                    deviation,
+                }));
         }
         if main {
             let type_name = match &m.action {

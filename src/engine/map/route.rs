@@ -293,7 +293,8 @@ impl Board {
     }
 
     /// 18Ireland RSSC: each route's option is the best "other river city" value over its city
-    /// stops on a river hex; the route with the largest option gets it.
+    /// stops on a river hex; the route with the largest option gets it, the last of them on a
+    /// tie (reference `shannon_revenue`: `sort_by` on the option, then `reverse.first`).
     fn add_shannon(
         &self,
         map: &MapData,
@@ -318,7 +319,7 @@ impl Board {
                     }
                 }
             }
-            if best.is_none_or(|(_, b)| option > b) {
+            if best.is_none_or(|(_, b)| option >= b) {
                 best = Some((ri, option));
             }
         }
@@ -571,7 +572,7 @@ impl Board {
                     spec.nodes.contains(&(hex, part))
                 };
                 for i in 0..possibilities.len() - 1 {
-                    let mut best: Option<(usize, usize, NodeRef, NodeRef, NodeRef, usize)> = None;
+                    let mut best: Option<(usize, usize, NodeRef, NodeRef, NodeRef, (bool, usize))> = None;
                     let mut count = 0;
                     for (ai, a) in possibilities[i].iter().enumerate() {
                         if !disjoint(&a.paths, &other) {
@@ -601,12 +602,27 @@ impl Board {
                             } else {
                                 b.nodes[0]
                             };
-                            let score = [left, right, mid].iter().filter(|&&n| sig(n)).count();
+                            // Reference `find_pairwise_chain`: the first candidate, or with
+                            // stored signatures the first that matches most of them. Where
+                            // that walk would stop twice at a node the route already
+                            // visited, the reference's reconstruction differs from the run
+                            // the player made (it trusts the stored revenue and never checks
+                            // it again): a candidate that visits no node twice comes first.
+                            let earlier = out
+                                .iter()
+                                .map(|c: &Conn| c.left)
+                                .chain(out.iter().rev().skip(1).map(|c: &Conn| c.right));
+                            let fresh = !earlier.into_iter().any(|n| n == mid || n == right);
+                            let score = (
+                                fresh,
+                                [left, right, mid].iter().filter(|&&n| sig(n)).count(),
+                            );
                             count += 1;
-                            // First candidate, or (with stored signatures) the first best match.
                             let better = match &best {
                                 None => true,
-                                Some(b) => !spec.nodes.is_empty() && score > b.5,
+                                Some(b) => {
+                                    (!spec.nodes.is_empty() || !b.5 .0) && score > b.5
+                                }
                             };
                             if better {
                                 best = Some((ai, bi, left, right, mid, score));
