@@ -171,7 +171,10 @@ impl<'l> Replay<'l> {
         );
         for (k, (action, span, type_name)) in actions.enumerate() {
             let auto = k.checked_sub(1);
-            let before = (self.game.round_label(), self.game.entity_name(action.entity()));
+            let before = (
+                self.game.round_label(),
+                self.game.entity_name(action.entity()),
+            );
             let outcome = match self.game.process_in_place(action) {
                 Ok(deviations) if self.strict_rules && !deviations.is_empty() => {
                     Err(RuleViolation::PrintedRule(deviations[0].clone()))
@@ -179,8 +182,8 @@ impl<'l> Replay<'l> {
                 other => other,
             };
             match outcome {
-                Ok(deviations) => found.extend(deviations.into_iter().map(|deviation| {
-                    DeviationWarning {
+                Ok(deviations) => {
+                    found.extend(deviations.into_iter().map(|deviation| DeviationWarning {
                         src: self.log.source(),
                         span,
                         index,
@@ -189,8 +192,8 @@ impl<'l> Replay<'l> {
                         round: before.0.clone(),
                         actor: before.1.clone(),
                         deviation,
-                    }
-                })),
+                    }))
+                }
                 Err(v) => {
                     self.rebuild(auto);
                     return Some(Err(at(&self.game, action, span, auto.map(|i| i + 1), v)));

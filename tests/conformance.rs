@@ -179,7 +179,8 @@ fn ireland_notation_sample_matches_the_reference_engine() {
         &src,
         &doc.games[0],
         railnote::replay::notation::PlayOptions::default(),
-    ).unwrap();
+    )
+    .unwrap();
     assert!(played.errors.is_empty(), "{:?}", played.errors.first());
     // Through the JSON text, as a user's `convert --to json` would hand it to 18xx.games.
     let json = railnote::convert::to_json(&played).to_string();
@@ -215,14 +216,14 @@ fn scenario_logs_match_the_reference_engine() {
 /// engine's strict verdict, except where it trusts a logged value: see each variant's note).
 #[test]
 fn single_action_variants_are_judged_at_the_edited_action() {
-    check_variants(TITLE, "1836jr30-2809-variants.json", 30);
+    check_variants(TITLE, "1836jr30-2809-variants.json", 36);
 }
 
 /// The same for 18Ireland fixture 161830: mergers and votes, narrow-gauge bonus, hex distance,
 /// reserve trains, issue and redemption, auctions, tiles, pars, privates.
 #[test]
 fn ireland_single_action_variants_are_judged_at_the_edited_action() {
-    check_variants("18Ireland", "18ireland-161830-variants.json", 20);
+    check_variants("18Ireland", "18ireland-161830-variants.json", 23);
 }
 
 /// Each variant edits one action of a fixture; `expect` is `rejected` (at exactly that
@@ -529,4 +530,121 @@ fn match_ireland_trace<'l>(log: &'l log::GameLog, trace: &Trace) -> (Replay<'l>,
         stop = render(&e).lines().take(3).collect::<Vec<_>>().join(" / ");
     }
     (replay, matched, stop)
+}
+
+/// Games 18xx.games played itself (`random_play.rb`), each cut right after a move railnote
+/// once refused or got wrong, with the reference's state after that move
+/// (`tests/data/reference/<name>.json` and `<name>.state.json`), and the deviations from the
+/// printed rules the last move makes.
+const REFERENCE_MOVES: &[(&str, &[&str])] = &[
+    // A private bought while a lifted home token waits to be placed (1836Jr30 runs its private
+    // step before the home token's).
+    ("jr30-private-while-home-token-waits", &[]),
+    // A trade-in for a second D in a turn that already bought one from the depot.
+    (
+        "jr30-second-d-by-trade-in",
+        &["deviation::second_train_of_a_type_by_trade_in"],
+    ),
+    // A train bought from another corporation with the president's money in an emergency.
+    (
+        "ireland-emergency-train-from-corporation",
+        &["deviation::emergency_train_from_corporation"],
+    ),
+    // A token in the slot a closed minor's reservation left (deleted, not emptied, so the
+    // next one moves down) after a merger placed the major's token in the first free slot.
+    ("ireland-slot-after-a-closing-and-a-merger", &[]),
+    // A route through Dundalk & Drogheda twice, at its city and at its town: the stop
+    // signatures tie, and the run the player made visits no node twice.
+    ("ireland-route-through-a-hex-twice", &[]),
+    // Two routes from Limerick tie for RSSC's Shannon bonus: the last one gets it.
+    ("ireland-shannon-bonus-tie", &[]),
+];
+
+#[test]
+fn reference_moves_replay_with_the_reference_state() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reference");
+    for &(name, deviations) in REFERENCE_MOVES {
+        let path = dir.join(format!("{name}.json"));
+        let src = std::fs::read_to_string(&path).unwrap();
+        let log = log::read(name, &src).unwrap_or_else(|e| panic!("{}", render(&e)));
+        let last = log.actions.len();
+        let replayed = railnote::replay::replay_with_warnings(&log, false)
+            .unwrap_or_else(|e| panic!("{name}:\n{}", render(&e)));
+        let reference: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("{name}.state.json"))).unwrap(),
+        )
+        .unwrap();
+        let theirs = reference_fields(&reference);
+        let keys: BTreeSet<&str> = theirs.iter().map(|(k, _)| k.as_str()).collect();
+        let ours: Vec<_> = our_fields(&Snapshot::of(&replayed.game, &log))
+            .into_iter()
+            .filter(|(k, _)| keys.contains(k.as_str()) && k != "round")
+            .collect();
+        let theirs: Vec<_> = theirs.into_iter().filter(|(k, _)| k != "round").collect();
+        assert_eq!(first_difference(&ours, &theirs), None, "{name}");
+        let at_last: Vec<&str> = replayed
+            .warnings
+            .iter()
+            .filter(|w| w.index == last)
+            .map(|w| w.rule())
+            .collect();
+        assert_eq!(at_last, deviations, "{name}");
+        // Strict: the first deviation is refused at its move, which leaves the game as it was.
+        let strict = railnote::replay::replay_with_warnings(&log, true);
+        match (replayed.warnings.first(), strict) {
+            (None, Ok(_)) => {}
+            (Some(first), Err(ReplayError::Illegal(e))) => {
+                assert_eq!((e.index, e.rule()), (first.index, first.rule()), "{name}");
+            }
+            (_, Ok(_)) => panic!("{name}: a strict replay accepted a deviation"),
+            (_, Err(e)) => panic!("{name}: strict replay:\n{}", render(&e)),
+        }
+    }
+}
+
+/// Moves 18xx.games' engine takes only through its programming interface (its web interface
+/// never offers them) stay illegal, with the printed rule in the diagnostic. Each log is a
+/// game 18xx.games played itself, cut after such a move, which `check.rb` accepts. (The
+/// sale in the train step and the bid during an auction are variants of the fixtures.)
+#[test]
+fn engine_only_moves_are_refused_with_the_printed_rule() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reference");
+    for (name, code, message) in [
+        (
+            "jr30-train-at-the-limit",
+            "rules::train",
+            "B is at its train limit of 2: a corporation may not own more trains than the \
+             limit, so at the limit a train may only be traded in",
+        ),
+        (
+            "jr30-bankrupt-without-need",
+            "rules::bankruptcy",
+            "NFL does not have to buy a train: bankruptcy comes only when a corporation must \
+             buy a train and cannot raise the money",
+        ),
+    ] {
+        let src = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();
+        let log = log::read(name, &src).unwrap();
+        let Err(ReplayError::Illegal(e)) = replay(&log) else {
+            panic!("{name}: accepted");
+        };
+        assert_eq!(
+            (e.index, e.rule(), e.violation.to_string()),
+            (log.actions.len(), code, message.to_string()),
+            "{name}"
+        );
+    }
+}
+
+/// A deviation as the user sees it: a warning located at the move, the printed rule and what
+/// 18xx.games does.
+#[test]
+fn a_deviation_renders_as_a_warning() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/reference/ireland-emergency-train-from-corporation.json");
+    let src = std::fs::read_to_string(&path).unwrap();
+    let log = log::read("emergency.json", &src).unwrap();
+    let replayed = railnote::replay::replay_with_warnings(&log, false).unwrap();
+    let rendered: Vec<String> = replayed.warnings.iter().map(|w| render(w)).collect();
+    insta::assert_snapshot!(rendered.join("\n"));
 }

@@ -313,3 +313,37 @@ fn a_correction_that_cannot_be_carried_out_is_rejected() {
     );
     assert!(played.corrections.is_empty());
 }
+
+/// A stated price per share (`@82`) is checked like every recorded value, and a correct one
+/// survives conversion to JSON (`share_price`) and back.
+#[test]
+fn a_stated_share_price_is_checked_and_kept() {
+    let sample = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("samples/1836jr30-notation-opening.rn"),
+    )
+    .unwrap();
+    let forged = sample.replacen("Ann: buy Nord\n", "Ann: buy Nord @90\n", 1);
+    assert_ne!(forged, sample);
+    let doc = parse("game.rn", &forged).unwrap();
+    let shared: Arc<str> = Arc::from(forged.as_str());
+    let played = play("game.rn", &shared, &doc.games[0], PlayOptions::default()).unwrap();
+    insta::assert_snapshot!(render(&played.errors[0]));
+    let stated = sample.replacen("Ann: buy Nord\n", "Ann: buy Nord @82\n", 1);
+    let doc = parse("stated.rn", &stated).unwrap();
+    let shared: Arc<str> = Arc::from(stated.as_str());
+    let played = play("stated.rn", &shared, &doc.games[0], PlayOptions::default()).unwrap();
+    assert!(played.errors.is_empty());
+    let json = railnote::convert::to_json(&played);
+    let buys: Vec<&serde_json::Value> = json["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["type"] == "buy_shares" && a.get("share_price").is_some())
+        .collect();
+    assert_eq!(buys.len(), 1);
+    assert_eq!(buys[0]["share_price"], 82);
+    let log = railnote::log::read("stated.json", &json.to_string()).unwrap();
+    let back = write(&railnote::convert::to_notation(&log).unwrap());
+    assert!(back.contains("buy Nord @82"), "{back}");
+}

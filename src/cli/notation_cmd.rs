@@ -266,12 +266,11 @@ fn check_one(name: &str, bytes: &[u8], strict_rules: bool) -> Result<String, Str
     if is_json(bytes) {
         let log = import(name, bytes).map_err(|e| format!("error[{}]: {e}", e.first_code()))?;
         let n = log.actions.len();
-        let replayed = crate::replay::replay_with_warnings(&log, strict_rules).map_err(|e| {
-            match &e {
+        let replayed =
+            crate::replay::replay_with_warnings(&log, strict_rules).map_err(|e| match &e {
                 ReplayError::Illegal(i) => format!("error[{}]: {e}: {}", i.rule(), i.violation),
                 ReplayError::Setup(_) => format!("error[replay::setup]: {e}"),
-            }
-        })?;
+            })?;
         return Ok(format!("{n} actions{}", warned(replayed.warnings.len())));
     }
     let src = String::from_utf8_lossy(bytes);

@@ -15,8 +15,7 @@ use crate::engine::shares::Holder;
 use crate::engine::state::{CompanyOwner, GameEndReason, Train, TrainOwner};
 use crate::engine::title::{
     Ability, Bankruptcy, Capitalization, CorpKind, DividendMoves, EmergencyFromOthers,
-    EmergencySales, HomeTokenTiming,
-    MustBuyTrain, RouteRule, TrainEvent,
+    EmergencySales, HomeTokenTiming, MustBuyTrain, RouteRule, TrainEvent,
 };
 use crate::engine::{DeviationKind, Game, Round, RuleViolation};
 use crate::ids::{
@@ -809,10 +808,14 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
         ..
     } = action
     {
-        if step == OrStep::BuyTrain
-            && game.corp(corp).president == Some(*p)
-            && game.must_buy_train(corp)
-        {
+        if step == OrStep::BuyTrain && game.corp(corp).president == Some(*p) {
+            if !game.must_buy_train(corp) {
+                return Err(RuleViolation::Shares(format!(
+                    "{} need not buy a train: in an operating round a president sells shares \
+                     only to raise money for a train his corporation must buy",
+                    game.title.corp(corp).sym
+                )));
+            }
             emergency_sell(game, corp, *p, shares, *percent)?;
             return Ok(());
         }
@@ -1978,7 +1981,8 @@ fn buy_train(
         expected_price = Some(discounted);
     } else if game.corp(corp).trains.len() >= game.train_limit(corp) {
         return Err(RuleViolation::Train(format!(
-            "{} is at its train limit of {}",
+            "{} is at its train limit of {}: a corporation may not own more trains than the \
+             limit, so at the limit a train may only be traded in",
             game.title.corp(corp).sym,
             game.train_limit(corp)
         )));
@@ -2432,7 +2436,8 @@ fn bankrupt(game: &mut Game, corp: CorpId) -> Result<(), RuleViolation> {
     let cheapest = game.cheapest_depot_price().unwrap_or(Money::ZERO);
     if !game.must_buy_train(corp) {
         return Err(RuleViolation::Bankruptcy(format!(
-            "{} does not have to buy a train",
+            "{} does not have to buy a train: bankruptcy comes only when a corporation must \
+             buy a train and cannot raise the money",
             game.title.corp(corp).sym
         )));
     }

@@ -303,8 +303,8 @@ impl Game {
     /// share from the IPO of a fully capitalised corporation, the market price otherwise
     /// (reference `Share#price_per_share`).
     pub(crate) fn price_per_share(&self, corp: CorpId, from: Holder) -> Money {
-        let par_from_ipo = matches!(from, Holder::Ipo(_))
-            && self.title.capitalization == Capitalization::Full;
+        let par_from_ipo =
+            matches!(from, Holder::Ipo(_)) && self.title.capitalization == Capitalization::Full;
         match par_from_ipo {
             true => self.corp(corp).par_price.unwrap_or(Money::ZERO),
             false => self.share_price(corp).unwrap_or(Money::ZERO),

@@ -942,7 +942,8 @@ fn raise_minor_bid(
         .expect("an auction is running");
     if corp != auction.corp {
         return Err(RuleViolation::Auction(format!(
-            "{} is being auctioned; bid on it or pass",
+            "{} is being auctioned: until it is sold the auction rules allow only a bid on it \
+             or a pass",
             game.title.corp(auction.corp).sym
         )));
     }

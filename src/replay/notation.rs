@@ -18,7 +18,6 @@ use crate::engine::map::Layout;
 use crate::engine::setup::ResolvedSetup;
 use crate::engine::title::Title;
 use crate::engine::{Game, GameOptions, GameSetup, RuleViolation, TrainOwner};
-use crate::replay::DeviationWarning;
 use crate::ids::{
     CityRef, CorpId, HexId, Money, Percent, PlayerId, Rotation, ShareId, TileId, TrainId,
 };
@@ -27,6 +26,7 @@ use crate::notation::{
     self, Check, CheckValue, Correction, CorrectionKind, Element, GameText, Move, Name,
     Orientation, RawAction, RouteText, Side, Source, TokenAt,
 };
+use crate::replay::DeviationWarning;
 
 /// Why a written move could not become an engine action.
 #[derive(Debug, Clone, PartialEq, Eq)]

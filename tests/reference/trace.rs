@@ -28,7 +28,9 @@ pub struct Trace {
 /// Reads a trace; `None` if the file is missing or unreadable.
 pub fn load_trace(path: &Path) -> Option<Trace> {
     let text = std::fs::read_to_string(path).ok()?;
-    let mut lines = text.lines().filter_map(|l| serde_json::from_str::<Value>(l).ok());
+    let mut lines = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok());
     let header = lines.next()?;
     let mut processed = BTreeMap::new();
     let mut last = None;
@@ -121,10 +123,7 @@ pub fn our_fields(snapshot: &Snapshot) -> Vec<(String, Value)> {
 }
 
 /// The first differing field, as `field: ours … vs reference …`.
-pub fn first_difference(
-    ours: &[(String, Value)],
-    reference: &[(String, Value)],
-) -> Option<String> {
+pub fn first_difference(ours: &[(String, Value)], reference: &[(String, Value)]) -> Option<String> {
     first_difference_at(ours, reference).map(|(_, text)| text)
 }
 
@@ -210,7 +209,9 @@ impl Verdict {
     pub fn group(&self) -> Option<String> {
         match self {
             Verdict::Agrees => None,
-            Verdict::Unreadable(m) => Some(format!("unreadable: {}", m.lines().next().unwrap_or(""))),
+            Verdict::Unreadable(m) => {
+                Some(format!("unreadable: {}", m.lines().next().unwrap_or("")))
+            }
             Verdict::Rejected {
                 action_type, code, ..
             } => Some(format!("rejected {action_type}: {code}")),

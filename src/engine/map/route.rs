@@ -6,6 +6,9 @@ use super::data::{Colour, Gauge, HexIdx, MapData, NodeDef, NodeKind};
 use crate::action::RouteSpec;
 use crate::ids::{CorpId, HexId, Money};
 
+/// How well a join of two segments fits: it visits no node twice, and how many of its three
+/// nodes the log's stop signatures name.
+type JoinScore = (bool, usize);
 /// One train's route to evaluate: the logged route and the train's distance (stops, or hex
 /// edges under [`DistanceMode::HexEdges`]).
 #[derive(Debug, Clone, Copy)]
@@ -572,7 +575,8 @@ impl Board {
                     spec.nodes.contains(&(hex, part))
                 };
                 for i in 0..possibilities.len() - 1 {
-                    let mut best: Option<(usize, usize, NodeRef, NodeRef, NodeRef, (bool, usize))> = None;
+                    let mut best: Option<(usize, usize, NodeRef, NodeRef, NodeRef, JoinScore)> =
+                        None;
                     let mut count = 0;
                     for (ai, a) in possibilities[i].iter().enumerate() {
                         if !disjoint(&a.paths, &other) {
@@ -620,9 +624,7 @@ impl Board {
                             count += 1;
                             let better = match &best {
                                 None => true,
-                                Some(b) => {
-                                    (!spec.nodes.is_empty() || !b.5 .0) && score > b.5
-                                }
+                                Some(b) => (!spec.nodes.is_empty() || !b.5 .0) && score > b.5,
                             };
                             if better {
                                 best = Some((ai, bi, left, right, mid, score));
