@@ -10,9 +10,6 @@ use crate::engine::{
 };
 use crate::ids::Money;
 
-#[path = "selfplay_ireland.rs"]
-mod ireland;
-
 /// Most actions a self-play game may take before it is abandoned (a safety net; games end by
 /// bank break or bankruptcy long before).
 pub const MAX_ACTIONS: usize = 20_000;
@@ -136,24 +133,60 @@ pub fn choose(game: &Game, legal: &LegalActions, policy: Policy, rng: &mut Rng) 
     } else {
         &by_the_rules
     };
+    let title = game.title.self_play();
     match policy {
-        Policy::Random if ireland::applies(game) => {
-            let kept = LegalActions {
-                actions: ireland::keeps_corporations(game, legal)
-                    .into_iter()
-                    .cloned()
-                    .collect(),
-                ..legal.clone()
-            };
-            Some(random_with(&kept, rng, true))
-        }
-        Policy::Random => Some(random(legal, rng)),
-        Policy::Greedy if ireland::applies(game) => {
-            Some(greedy(game, &ireland::without_dead_ends(game, legal), rng))
-        }
-        Policy::Greedy => Some(greedy(game, legal, rng)),
+        Policy::Random => Some(random(&title.random_candidates(game, legal), rng, title)),
+        Policy::Greedy => Some(greedy(
+            game,
+            &title.greedy_candidates(game, legal),
+            rng,
+            title,
+        )),
     }
 }
+
+/// A title's own self-play choices where the generic policies would play its games badly
+/// (for example let them run to the round limit); every method defaults to the generic
+/// choice. A title's hooks name its policy (see [`crate::engine::title`]).
+pub(crate) trait TitlePolicy: Sync {
+    /// The actions the random policy chooses among. Default: all.
+    fn random_candidates(&self, game: &Game, legal: &LegalActions) -> LegalActions {
+        let _ = game;
+        legal.clone()
+    }
+
+    /// The random policy's weight for the kind of `action`, where it differs from the
+    /// generic weight.
+    fn kind_weight(&self, action: &Action) -> Option<f64> {
+        let _ = action;
+        None
+    }
+
+    /// The random policy's price for a ranged action, where it differs from a uniform one.
+    fn pick_price(&self, legal: &LegalAction, rng: &mut Rng) -> Option<Action> {
+        let _ = (legal, rng);
+        None
+    }
+
+    /// The actions the greedy policy chooses among. Default: all.
+    fn greedy_candidates(&self, game: &Game, legal: &LegalActions) -> LegalActions {
+        let _ = game;
+        legal.clone()
+    }
+
+    /// The greedy choice where it differs from the generic one; `own` holds the acting
+    /// entity's actions.
+    fn greedy(&self, game: &Game, legal: &LegalActions, own: &[&LegalAction]) -> Option<Action> {
+        let _ = (game, legal, own);
+        None
+    }
+}
+
+/// The generic choices only.
+#[derive(Debug)]
+pub(crate) struct GenericPolicy;
+
+impl TitlePolicy for GenericPolicy {}
 
 fn kind_weight(a: &Action) -> f64 {
     match a {
@@ -178,12 +211,8 @@ fn pick_price(l: &LegalAction, rng: &mut Rng) -> Action {
     }
 }
 
-fn random(legal: &LegalActions, rng: &mut Rng) -> Action {
-    random_with(legal, rng, false)
-}
-
-/// [`random`], with 18Ireland's weights and bid prices when `ireland`.
-fn random_with(legal: &LegalActions, rng: &mut Rng, ireland: bool) -> Action {
+/// Kinds weighted (the title's weight where it has one), uniform within a kind.
+fn random(legal: &LegalActions, rng: &mut Rng, title: &dyn TitlePolicy) -> Action {
     // Kinds (with the empty run apart from real runs), each weighted, then uniform within.
     let mut kinds: Vec<(String, f64, Vec<&LegalAction>)> = Vec::new();
     for l in &legal.actions {
@@ -194,9 +223,8 @@ fn random_with(legal: &LegalActions, rng: &mut Rng, ireland: bool) -> Action {
         match kinds.iter_mut().find(|(k, _, _)| *k == name) {
             Some((_, _, list)) => list.push(l),
             None => {
-                let weight = ireland
-                    .then(|| ireland::kind_weight(&l.action))
-                    .flatten()
+                let weight = title
+                    .kind_weight(&l.action)
                     .unwrap_or_else(|| kind_weight(&l.action));
                 kinds.push((name, weight, vec![l]))
             }
@@ -213,10 +241,8 @@ fn random_with(legal: &LegalActions, rng: &mut Rng, ireland: bool) -> Action {
         x -= w;
     }
     let l = chosen[rng.below(chosen.len() as u64) as usize];
-    if ireland {
-        if let Some(a) = ireland::pick_price(l, rng) {
-            return a;
-        }
+    if let Some(a) = title.pick_price(l, rng) {
+        return a;
     }
     pick_price(l, rng)
 }
@@ -232,7 +258,7 @@ fn pass_or_first(legal: &LegalActions) -> Action {
         .unwrap_or_else(|| legal.actions[0].action.clone())
 }
 
-fn greedy(game: &Game, legal: &LegalActions, rng: &mut Rng) -> Action {
+fn greedy(game: &Game, legal: &LegalActions, rng: &mut Rng, title: &dyn TitlePolicy) -> Action {
     let acting = legal.acting;
     // Only the acting entity's actions (private exchanges of bystanders are ignored).
     let own: Vec<&LegalAction> = legal
@@ -245,10 +271,8 @@ fn greedy(game: &Game, legal: &LegalActions, rng: &mut Rng) -> Action {
         .collect();
     let has =
         |f: &dyn Fn(&Action) -> bool| own.iter().find(|l| f(&l.action)).map(|l| l.action.clone());
-    if ireland::applies(game) {
-        if let Some(a) = ireland::greedy(game, legal, &own) {
-            return a;
-        }
+    if let Some(a) = title.greedy(game, legal, &own) {
+        return a;
     }
     match game.round_kind() {
         RoundKind::Auction => {

@@ -351,7 +351,7 @@ fn every_state_checked(shared: &std::path::Path, title: &str) {
 /// breaking), and the engine must accept it.
 #[test]
 fn equal_trains_lose_nothing_to_symmetry_breaking() {
-    use railnote::engine::map::{ContextRules, RunContext, TrainSpec};
+    use railnote::engine::map::{ContextRules, TrainSpec};
     use railnote::ids::{TrainId, TrainKind};
     let Some(shared) = shared_dir() else { return };
     let mut totals = Vec::new();
@@ -376,7 +376,12 @@ fn equal_trains_lose_nothing_to_symmetry_breaking() {
                 continue;
             }
             let colours = &game.title.phases[game.phase].tiles;
-            let rules = ContextRules::new(RunContext::jr30(), &game.board, game.title.map, colours);
+            let rules = ContextRules::new(
+                railnote::engine::title::jr30::run_context(),
+                &game.board,
+                game.title.map,
+                colours,
+            );
             let run = |t: &[TrainSpec]| {
                 game.board
                     .best_run(
@@ -417,9 +422,10 @@ fn equal_trains_lose_nothing_to_symmetry_breaking() {
 mod hand_built {
     use railnote::action::RouteSpec;
     use railnote::engine::map::{
-        jr30, jr30_port_rule, plain_revenue, Board, Colour, ContextRules, DistanceMode, FoundRoute,
-        RouteErrorKind, RunContext, RunRules, SearchLimits, Station, Stop, TrainRoute, TrainSpec,
+        plain_revenue, Board, Colour, ContextRules, DistanceMode, FoundRoute, RouteErrorKind,
+        RunContext, RunRules, SearchLimits, Station, Stop, TrainRoute, TrainSpec,
     };
+    use railnote::engine::title::jr30::{map as jr30, port_rule as jr30_port_rule};
     use railnote::ids::{CorpId, HexId, Money, Rotation, TrainId, TrainKind};
 
     const ALL: &[Colour] = &[Colour::Yellow, Colour::Green, Colour::Brown];
@@ -460,7 +466,12 @@ mod hand_built {
 
     /// The best run by 1836Jr30's rules (see [`solve_in`]).
     fn solve(b: &Board, corp: CorpId, trains: &[TrainSpec]) -> (Money, Vec<Vec<String>>) {
-        solve_in(b, corp, RunContext::jr30(), trains)
+        solve_in(
+            b,
+            corp,
+            railnote::engine::title::jr30::run_context(),
+            trains,
+        )
     }
 
     #[test]
@@ -646,7 +657,12 @@ mod hand_built {
                 HSM,
                 &[train(3, 0), train(2, 0)],
                 ALL,
-                &ContextRules::new(RunContext::jr30(), &b, jr30(), ALL),
+                &ContextRules::new(
+                    railnote::engine::title::jr30::run_context(),
+                    &b,
+                    jr30(),
+                    ALL,
+                ),
                 SearchLimits {
                     time: Some(std::time::Duration::ZERO),
                 },

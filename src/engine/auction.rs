@@ -437,7 +437,8 @@ fn start_with_half_price_par(
     }
 }
 
-fn parse_share(game: &Game, text: &str) -> Option<ShareId> {
+/// The certificate a private's `shares` ability names (`GCL_1`).
+pub(crate) fn parse_share(game: &Game, text: &str) -> Option<ShareId> {
     let (sym, index) = text.rsplit_once('_')?;
     Some(ShareId {
         corp: game.title.corp_by_sym(sym)?,
@@ -603,33 +604,7 @@ fn finish_if_done(game: &mut Game) {
         game.seats.rotate_left(pos);
     }
     game.priority_deal = game.seats.first().copied();
-    close_unbought_half_price_minors(game);
+    let hooks = game.title.hooks;
+    hooks.private_auction_finished(game);
     game.start_stock_round();
-}
-
-/// 18Ireland: DKR, whose president's certificate comes only with DK, closes when nobody
-/// bought DK in the auction (reference `close_dkr_if_unpurchased!`); it would otherwise lead
-/// the minors' charter order with a certificate nobody can take.
-fn close_unbought_half_price_minors(game: &mut Game) {
-    for (i, def) in game.title.companies.iter().enumerate() {
-        if matches!(game.companies[i].owner, CompanyOwner::Player(_)) {
-            continue;
-        }
-        for ability in &def.abilities {
-            let Ability::Shares {
-                share,
-                par: ParRule::HalfPrice,
-                ..
-            } = ability
-            else {
-                continue;
-            };
-            let Some(share) = parse_share(game, share) else {
-                continue;
-            };
-            if share.index == 0 && game.corp(share.corp).president.is_none() {
-                game.close_corporation(share.corp);
-            }
-        }
-    }
 }

@@ -60,18 +60,18 @@ fn assert_rejected(game: &mut Game, action: &Action, expected: RuleViolation) {
 }
 
 fn corp(sym: &str) -> CorpId {
-    title::ireland().corp_by_sym(sym).unwrap()
+    title::ireland::title().corp_by_sym(sym).unwrap()
 }
 
 fn train(name: &str, copy: u16) -> TrainId {
     TrainId {
-        kind: title::ireland().train_kind(name).unwrap(),
+        kind: title::ireland::title().train_kind(name).unwrap(),
         copy,
     }
 }
 
 fn trains_named(game: &Game, name: &str) -> Vec<(TrainId, TrainOwner)> {
-    let kind = title::ireland().train_kind(name).unwrap();
+    let kind = title::ireland::title().train_kind(name).unwrap();
     game.trains
         .iter()
         .filter(|t| t.id.kind == kind)
@@ -119,7 +119,7 @@ fn rusting_trains_release_reserve_trains_into_the_pool() {
     assert!(g.corps.iter().all(|c| c
         .trains
         .iter()
-        .all(|t| title::ireland().train(t.kind).name != "2H")));
+        .all(|t| title::ireland::title().train(t.kind).name != "2H")));
     assert_eq!(g.pool_train_order, one_h);
     assert!(trains_named(&g, "1H'")
         .iter()
@@ -238,7 +238,7 @@ fn a_route_seen_before_the_home_token_is_lifted_is_remembered() {
         return;
     };
     let ur = corp("UR");
-    let m = title::ireland().map;
+    let m = title::ireland::title().map;
     let j4 = m.hex_index(hex("J4")).unwrap();
     let mut g = before(&log, 266);
     let Action::LayTile { tile, rotation, .. } = logged(&log, 266) else {

@@ -305,14 +305,16 @@ impl Game {
                 gen.exchanges();
                 gen.assignments();
             }
-            Round::Merger(_) => gen.merger_round(),
+            Round::Title(_) => self.title.hooks.own_round_legal_actions(&mut gen),
         }
         gen.out
     }
 }
 
-struct Gen<'g> {
-    game: &'g Game,
+/// The legal-action generator of one state (title hooks add their own round's actions).
+pub(crate) struct Gen<'g> {
+    /// The state.
+    pub(crate) game: &'g Game,
     out: LegalActions,
     /// Keys of the checked actions listed so far (duplicates are dropped).
     keys: Vec<String>,
@@ -320,7 +322,7 @@ struct Gen<'g> {
 
 impl Gen<'_> {
     /// Keeps a candidate if `check` accepts it (duplicates by key are dropped).
-    fn push_checked(&mut self, action: Action) {
+    pub(crate) fn push_checked(&mut self, action: Action) {
         if let Ok(deviations) = self.game.check_deviations(&action) {
             self.push_unique(LegalAction {
                 deviation: deviations.first().map(|d| d.kind),

@@ -267,30 +267,4 @@ impl Gen<'_> {
             }
         }
     }
-
-    // ----- merger round -------------------------------------------------------------------
-
-    /// The merger round: a discard after a merger; a vote for or against; the major the
-    /// accepted minors form; or a minor to propose (or add to the proposal), and passing.
-    pub(super) fn merger_round(&mut self) {
-        let game = self.game;
-        let Some(entity) = game.acting_entity() else {
-            return;
-        };
-        if let Entity::Corporation(corp) = entity {
-            for &train in &game.corp(corp).trains {
-                self.push_checked(Action::DiscardTrain { entity, train });
-            }
-            return;
-        }
-        for in_favour in [true, false] {
-            self.push_checked(Action::Vote { entity, in_favour });
-        }
-        for corp in (0..game.corps.len()).map(|i| CorpId(i as u8)) {
-            if !game.corp(corp).closed {
-                self.push_checked(Action::Merge { entity, corp });
-            }
-        }
-        self.push_checked(Action::Pass { entity });
-    }
 }

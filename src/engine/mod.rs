@@ -14,7 +14,6 @@ pub mod title;
 mod auction;
 mod legal;
 mod market;
-mod merger;
 mod operating;
 mod shares;
 mod stock;
@@ -124,8 +123,20 @@ pub enum RoundKind {
     Stock,
     /// An operating round.
     Operating,
-    /// A merger round (18Ireland).
+    /// A merger round (a title's own round, after the last operating round of a set).
     Merger,
+}
+
+impl RoundKind {
+    /// The abbreviation of the round's label (`SR 2`, `MR 3.2`).
+    fn abbreviation(self) -> &'static str {
+        match self {
+            RoundKind::Auction => "PR",
+            RoundKind::Stock => "SR",
+            RoundKind::Operating => "OR",
+            RoundKind::Merger => "MR",
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -133,7 +144,8 @@ pub(crate) enum Round {
     Auction(auction::AuctionRound),
     Stock(stock::StockRound),
     Operating(operating::OperatingRound),
-    Merger(merger::MergerRound),
+    /// A round of the title's own, run by its hooks.
+    Title(title::hooks::TitleRound),
 }
 
 /// A game in progress.
@@ -474,7 +486,10 @@ impl Game {
             Round::Auction(_) => auction::process(self, action)?,
             Round::Stock(_) => stock::process(self, action)?,
             Round::Operating(_) => operating::process(self, action)?,
-            Round::Merger(_) => merger::process(self, action)?,
+            Round::Title(_) => {
+                let hooks = self.title.hooks;
+                hooks.process_own_round(self, action)?
+            }
         }
         // Checked once the action is known to be legal otherwise, so that a wrong actor or
         // step is reported first; the rules' price is the one before the action.
@@ -550,21 +565,22 @@ impl Game {
 
     /// The kind of round in progress.
     pub fn round_kind(&self) -> RoundKind {
-        match self.round {
+        match &self.round {
             Round::Auction(_) => RoundKind::Auction,
             Round::Stock(_) => RoundKind::Stock,
             Round::Operating(_) => RoundKind::Operating,
-            Round::Merger(_) => RoundKind::Merger,
+            Round::Title(r) => r.kind,
         }
     }
 
-    /// The round as railnote writes it: `PR`, `SR 2`, `OR 3.1`.
+    /// The round as railnote writes it: `PR`, `SR 2`, `OR 3.1`, `MR 3.2`.
     pub fn round_label(&self) -> String {
+        let kind = self.round_kind().abbreviation();
         match &self.round {
-            Round::Auction(_) => "PR".to_string(),
-            Round::Stock(_) => format!("SR {}", self.turn),
-            Round::Operating(or) => format!("OR {}.{}", self.turn, or.round_num),
-            Round::Merger(m) => format!("MR {}.{}", self.turn, m.round_num),
+            Round::Auction(_) => kind.to_string(),
+            Round::Stock(_) => format!("{kind} {}", self.turn),
+            Round::Operating(or) => format!("{kind} {}.{}", self.turn, or.round_num),
+            Round::Title(r) => format!("{kind} {}.{}", self.turn, r.round_num),
         }
     }
 
@@ -582,7 +598,7 @@ impl Game {
             Round::Auction(a) => a.acting(self).map(Entity::Player),
             Round::Stock(s) => s.acting_entity(self),
             Round::Operating(o) => o.acting(self),
-            Round::Merger(m) => m.acting(self),
+            Round::Title(_) => self.title.hooks.own_round_acting(self),
         }
     }
 
@@ -712,6 +728,32 @@ impl Game {
     fn after_action(&mut self) {
         self.close_corporations_in_close_cells();
         self.trigger_end_if_bank_broken();
+    }
+
+    /// Closes a corporation: tokens, shares and market marker go; its cash returns to the bank;
+    /// its trains leave play.
+    pub(crate) fn close_corporation(&mut self, corp: CorpId) {
+        self.retire_trains(corp);
+        self.board.remove_tokens(corp);
+        self.board.remove_reservations(corp);
+        let cash = self.corp(corp).cash;
+        self.bank += cash;
+        self.corp_mut(corp).cash = Money::ZERO;
+        for p in &mut self.players {
+            p.shares.retain(|s| s.corp != corp);
+        }
+        self.pool.retain(|s| s.corp != corp);
+        self.corp_mut(corp).ipo.clear();
+        if let Some(pos) = self.corp(corp).share_price {
+            if let Some(list) = self.market_cells.get_mut(&pos) {
+                list.retain(|c| *c != corp);
+            }
+        }
+        let companies = std::mem::take(&mut self.corp_mut(corp).companies);
+        for c in companies {
+            self.close_company(c);
+        }
+        self.corp_mut(corp).closed = true;
     }
 
     /// Corporations whose price reached a close cell close at once, after the action that

@@ -7,15 +7,15 @@
 
 use crate::action::{Action, DividendKind, Entity, RouteSpec};
 use crate::engine::map::{
-    BestRun, ContextRules, LayRequest, RouteError, RunContext, SearchError, SearchLimits, Station,
-    TrainRoute, TrainSpec,
+    plain_revenue, BestRun, ContextRules, DistanceMode, LayRequest, RevenueHook, RouteError,
+    RunContext, SearchError, SearchLimits, Station, TrainRoute, TrainSpec,
 };
 use crate::engine::market::MarketMove;
 use crate::engine::shares::Holder;
 use crate::engine::state::{CompanyOwner, GameEndReason, Train, TrainOwner};
 use crate::engine::title::{
     Ability, Bankruptcy, Capitalization, CorpKind, DividendMoves, EmergencyFromOthers,
-    EmergencySales, HomeTokenTiming, MustBuyTrain, RouteRule, TrainEvent,
+    EmergencySales, HomeTokenTiming, MustBuyTrain, TrainEvent,
 };
 use crate::engine::{DeviationKind, Game, Round, RuleViolation};
 use crate::ids::{
@@ -288,13 +288,14 @@ impl Game {
         if self.round_ends_past_limit() {
             return;
         }
-        if last_of_set && self.merger_round_due() {
-            self.start_merger_round(round_num);
-        } else if last_of_set {
+        if !last_of_set {
+            self.start_operating_round(round_num + 1);
+            return;
+        }
+        let hooks = self.title.hooks;
+        if !hooks.start_round_after_operating_set(self, round_num) {
             self.turn += 1;
             self.start_stock_round();
-        } else {
-            self.start_operating_round(round_num + 1);
         }
     }
 
@@ -1609,21 +1610,32 @@ fn run_routes(game: &mut Game, corp: CorpId, routes: &[RouteSpec]) -> Result<(),
     Ok(())
 }
 
-/// A corporation's run rules at a state, owned (see [`Game::run_setup`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A corporation's run rules at a state, owned (see [`Game::run_setup`]): what its title's
+/// hook chose, with the bonuses the corporation's privates and markers give.
+#[derive(Debug, Clone)]
 pub struct RunSetup {
-    rule: RouteRule,
-    hex_bonuses: Vec<(HexId, Money)>,
-    shannon: bool,
+    /// What a train's distance counts.
+    pub(crate) distance: DistanceMode,
+    /// The title's rule applied to a route's stops.
+    pub(crate) revenue: RevenueHook,
+    /// Stops add the nodes they reach over narrow-only track.
+    pub(crate) narrow_bonus: bool,
+    /// Route bonuses of the hexes where the corporation's private markers lie.
+    pub(crate) hex_bonuses: Vec<(HexId, Money)>,
+    /// The two cities of a paired-city private the corporation owns.
+    pub(crate) paired_cities: Option<[HexId; 2]>,
 }
 
 impl RunSetup {
     /// The context [`Board::compute_run_with`](crate::engine::map::Board::compute_run_with)
     /// and the route search take.
     pub fn context(&self) -> RunContext<'_> {
-        match self.rule {
-            RouteRule::Jr30 => RunContext::jr30(),
-            RouteRule::Ireland => RunContext::ireland(&self.hex_bonuses, self.shannon),
+        RunContext {
+            distance: self.distance,
+            hook: self.revenue,
+            narrow_bonus: self.narrow_bonus,
+            hex_bonuses: &self.hex_bonuses,
+            shannon: self.paired_cities,
         }
     }
 }
@@ -1713,13 +1725,21 @@ impl Game {
         }
     }
 
-    /// How `corp`'s runs are evaluated now: the title's route rule with the bonuses its
-    /// privates and markers give. The run check and the route search both start from it.
+    /// How `corp`'s runs are evaluated now: the title's run rules (its hook) with the bonuses
+    /// its privates and markers give. The run check and the route search both start from it.
     pub fn run_setup(&self, corp: CorpId) -> RunSetup {
+        self.title.hooks.run_setup(self, corp)
+    }
+
+    /// The generic run rules: trains count stops, a route earns the sum of its stops, plus
+    /// the bonuses of the corporation's private markers and paired-city private.
+    pub(crate) fn standard_run_setup(&self, corp: CorpId) -> RunSetup {
         RunSetup {
-            rule: self.title.operating.route_rule,
+            distance: DistanceMode::Stops,
+            revenue: plain_revenue,
+            narrow_bonus: false,
             hex_bonuses: self.hex_bonuses(corp),
-            shannon: self.owns_shannon(corp),
+            paired_cities: self.paired_cities(corp),
         }
     }
 
@@ -1791,17 +1811,24 @@ impl Game {
             .collect()
     }
 
-    /// Whether the corporation owns the River Shannon private (its best route earns the other
-    /// Shannon city's value too).
-    fn owns_shannon(&self, corp: CorpId) -> bool {
-        self.corp(corp).companies.iter().any(|c| {
-            !self.company(*c).closed
-                && self
-                    .title
-                    .company(*c)
-                    .abilities
-                    .iter()
-                    .any(|a| matches!(a, Ability::Shannon { .. }))
+    /// The two cities of a paired-city private the corporation owns (River Shannon): one of
+    /// its routes stopping at one of them earns the other's value too.
+    fn paired_cities(&self, corp: CorpId) -> Option<[HexId; 2]> {
+        self.corp(corp).companies.iter().find_map(|c| {
+            if self.company(*c).closed {
+                return None;
+            }
+            self.title
+                .company(*c)
+                .abilities
+                .iter()
+                .find_map(|a| match a {
+                    Ability::Shannon { hexes } => match hexes.as_slice() {
+                        [a, b] => Some([a.parse().ok()?, b.parse().ok()?]),
+                        _ => None,
+                    },
+                    _ => None,
+                })
         })
     }
 

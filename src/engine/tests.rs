@@ -26,17 +26,17 @@ fn corp(_game: &Game, sym: &str) -> CorpId {
 }
 
 fn c(sym: &str) -> CorpId {
-    title::jr30().corp_by_sym(sym).unwrap()
+    title::jr30::title().corp_by_sym(sym).unwrap()
 }
 
 fn company(_game: &Game, sym: &str) -> CompanyId {
-    title::jr30().company_by_sym(sym).unwrap()
+    title::jr30::title().company_by_sym(sym).unwrap()
 }
 
 fn bid(who: u8, sym: &str, price: i64) -> Action {
     Action::Bid {
         entity: p(who),
-        target: BidTarget::Company(title::jr30().company_by_sym(sym).unwrap()),
+        target: BidTarget::Company(title::jr30::title().company_by_sym(sym).unwrap()),
         price: Money(price),
     }
 }

@@ -1112,10 +1112,9 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
                 "correct the `Setup` tag, or drop one of `Seed` and `Setup`"
             }
             SetupError::NoRandomSetup { .. } => "remove the `Setup` tag",
-            SetupError::ImpossibleSetup { .. } => {
-                "18Ireland removes six privates (never DAR or DK) and one minor (never DKR); \
-                 its charter order starts with DKR and lists every other minor once"
-            }
+            SetupError::ImpossibleSetup { .. } => Title::by_name(&title.value)
+                .and_then(Title::random_setup_rules)
+                .unwrap_or("see `grammar/README.md` for the `Setup` tag"),
             _ => "see `grammar/README.md` for the tags",
         };
         fail(span, "replay::setup", e.to_string(), help)

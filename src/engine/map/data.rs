@@ -11,7 +11,6 @@
 //! optional `rules` ([`MapRules`]).
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
 
 use serde::Deserialize;
 
@@ -631,24 +630,4 @@ impl MapData {
     pub fn hex_count(&self) -> usize {
         self.hexes.len()
     }
-}
-
-/// The 1836Jr30 map.
-pub fn jr30() -> &'static MapData {
-    static DATA: OnceLock<MapData> = OnceLock::new();
-    DATA.get_or_init(|| {
-        // The file is part of the crate and checked by tests; a broken file is a build bug.
-        MapData::from_json(include_str!("../../../data/1836jr30/map.json"))
-            .unwrap_or_else(|e| panic!("built-in 1836Jr30 map data: {e}"))
-    })
-}
-
-/// The 18Ireland map.
-pub fn ireland() -> &'static MapData {
-    static DATA: OnceLock<MapData> = OnceLock::new();
-    DATA.get_or_init(|| {
-        // The file is part of the crate and checked by tests; a broken file is a build bug.
-        MapData::from_json(include_str!("../../../data/18ireland/map.json"))
-            .unwrap_or_else(|e| panic!("built-in 18Ireland map data: {e}"))
-    })
 }

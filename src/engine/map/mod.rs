@@ -18,13 +18,13 @@ pub use board::{
     MAX_TOKENS,
 };
 pub use data::{
-    ireland, jr30, Colour, End, Gauge, HexDef, HexIdx, Layout, MapData, MapDataError, MapRules,
-    NodeDef, NodeKind, PathDef, Revenue, RouteUse, TileDef,
+    Colour, End, Gauge, HexDef, HexIdx, Layout, MapData, MapDataError, MapRules, NodeDef, NodeKind,
+    PathDef, Revenue, RouteUse, TileDef,
 };
 pub(crate) use graph::Reach;
 pub use route::{
-    jr30_port_rule, plain_revenue, DistanceMode, RevenueHook, RouteError, RouteErrorKind,
-    RouteRevenue, RunContext, Stop, TrainRoute, SHANNON_HEXES,
+    plain_revenue, DistanceMode, RevenueHook, RouteError, RouteErrorKind, RouteRevenue, RunContext,
+    Stop, TrainRoute,
 };
 pub use search::{
     BestRun, ContextRules, FoundRoute, RunRules, SearchError, SearchLimits, TrainSpec,

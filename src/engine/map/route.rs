@@ -50,11 +50,6 @@ pub struct RunContext<'a> {
 }
 
 impl RunContext<'static> {
-    /// 1836Jr30: stops, port rule, no bonuses.
-    pub fn jr30() -> RunContext<'static> {
-        RunContext::plain(jr30_port_rule)
-    }
-
     /// Stops distance, the given hook, no bonuses.
     pub fn plain(hook: RevenueHook) -> RunContext<'static> {
         RunContext {
@@ -63,23 +58,6 @@ impl RunContext<'static> {
             narrow_bonus: false,
             hex_bonuses: &[],
             shannon: None,
-        }
-    }
-}
-
-/// The 18Ireland river hexes of the RSSC private (Dromod F10, Limerick D16).
-pub const SHANNON_HEXES: [HexId; 2] = [HexId::new(5, 10), HexId::new(3, 16)];
-
-impl<'a> RunContext<'a> {
-    /// 18Ireland: hex-edge distance, narrow-gauge bonus, the runner's port/ship bonuses
-    /// (`hex_bonuses`) and, when it owns RSSC, the Shannon bonus.
-    pub fn ireland(hex_bonuses: &'a [(HexId, Money)], shannon: bool) -> RunContext<'a> {
-        RunContext {
-            distance: DistanceMode::HexEdges,
-            hook: plain_revenue,
-            narrow_bonus: true,
-            hex_bonuses,
-            shannon: shannon.then_some(SHANNON_HEXES),
         }
     }
 }
@@ -106,22 +84,6 @@ pub type RevenueHook = fn(&[Stop<'_>], Money) -> Result<Money, RouteErrorKind>;
 /// No title rule: the revenue is the sum of the stops.
 pub fn plain_revenue(_stops: &[Stop<'_>], sum: Money) -> Result<Money, RouteErrorKind> {
     Ok(sum)
-}
-
-/// 1836Jr30 port rule: a route with a port needs at least 3 stops; the port's value is replaced
-/// by its value times the number of stops that are cities holding the runner's token.
-pub fn jr30_port_rule(stops: &[Stop<'_>], sum: Money) -> Result<Money, RouteErrorKind> {
-    let Some(port) = stops.iter().find(|s| s.node.in_group("port")) else {
-        return Ok(sum);
-    };
-    if stops.len() < 3 {
-        return Err(RouteErrorKind::PortNeedsThreeStops(port.hex));
-    }
-    let tokened = stops
-        .iter()
-        .filter(|s| s.node.kind == NodeKind::City && s.tokened_by_runner)
-        .count() as i64;
-    Ok(sum - port.value + Money(port.value.0 * tokened))
 }
 
 /// The evaluation of one route.

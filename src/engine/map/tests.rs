@@ -6,7 +6,28 @@ use std::path::PathBuf;
 
 use super::*;
 use crate::action::RouteSpec;
+use crate::engine::title::jr30::port_rule as jr30_port_rule;
 use crate::ids::{CorpId, HexId, Money, Rotation, TrainId, TrainKind};
+
+fn jr30() -> &'static MapData {
+    crate::engine::title::jr30::map()
+}
+
+fn ireland() -> &'static MapData {
+    crate::engine::title::ireland::map()
+}
+
+/// 18Ireland's run rules with these marker bonuses and, when the runner owns RSSC, the
+/// Shannon cities (Dromod F10, Limerick D16).
+fn irl_context(hex_bonuses: &[(HexId, Money)], shannon: bool) -> RunContext<'_> {
+    RunContext {
+        distance: DistanceMode::HexEdges,
+        hook: plain_revenue,
+        narrow_bonus: true,
+        hex_bonuses,
+        shannon: shannon.then(|| [hex("F10"), hex("D16")]),
+    }
+}
 
 const CORPS: [&str; 6] = ["B", "GCL", "Nord", "NBDS", "HSM", "NFL"];
 const HOMES: [(&str, &str); 6] = [
@@ -1056,7 +1077,7 @@ fn irl_routes(shared: &std::path::Path, fixture: &str) -> Option<IrlRoutes> {
                         .as_array()?
                         .iter()
                         .any(|x| x["id"] == "RSSC" && x["owner"] == entity && x["closed"] != true);
-                    let ctx = RunContext::ireland(&hex_bonuses, shannon);
+                    let ctx = irl_context(&hex_bonuses, shannon);
                     let phase = prev["phase"].as_str().unwrap_or("2");
                     let got = board.compute_run_with(m, c, &trains, irl_phase_colours(phase), &ctx);
                     for (i, spec) in specs.iter().enumerate() {
@@ -1180,7 +1201,9 @@ fn ireland_route_revenues() {
 #[test]
 fn ireland_narrow_gauge_bonus() {
     let m = ireland();
-    let gnwr = crate::engine::title::ireland().corp_by_sym("GNWR").unwrap();
+    let gnwr = crate::engine::title::ireland::title()
+        .corp_by_sym("GNWR")
+        .unwrap();
     let at = |h: &str| m.hex_index(hex(h)).unwrap();
     let tile = |t: &str| m.parse_tile_id(t).unwrap();
     let rot = |r: u8| Rotation::new(r).unwrap();
@@ -1216,7 +1239,7 @@ fn ireland_narrow_gauge_bonus() {
             gnwr,
             &trains,
             irl_phase_colours("2"),
-            &RunContext::ireland(&[], false),
+            &irl_context(&[], false),
         )
         .unwrap()[0]
             .revenue

@@ -182,7 +182,7 @@ pub(crate) fn rotation_keeps_old(from: &TileDef, fr: u8, to: &TileDef, tr: u8) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::map::data::jr30;
+    use crate::engine::title::jr30::map as jr30;
 
     fn up(from: &str, to: &str) -> bool {
         let m = jr30();

@@ -1,749 +1,90 @@
-//! Per-title data: market grid, phases, trains, privates, corporations, cash and limits.
+//! Titles: each is facts plus a hook set.
 //!
-//! The facts live in `data/<title>/title.json` (our own format, transcribed from the reference
-//! engine's title definitions); the map lives in [`crate::engine::map`].
+//! - Facts live in `data/<title>/` — `title.json` (market, phases, trains, privates,
+//!   corporations, limits and the reference's per-title constants; schema in [`facts`]) and
+//!   `map.json` (hexes, tiles; schema in [`crate::engine::map`]).
+//! - What a title does that no fact can say is a hook set: a type implementing
+//!   [`hooks::TitleHooks`] in the title's own module ([`jr30`], [`ireland`]), named by the
+//!   `"hooks"` key of its `title.json`. The hooks, when the engine calls them and which titles
+//!   use them are listed in [`hooks`].
+//!
+//! Generic engine code names no title: it reads facts and calls hooks.
+//!
+//! To add a title: its `data/<dir>/` files, one line in [`BUNDLED`], and, only if it needs
+//! one, a hook set in its own module registered in [`hooks::by_name`].
 
-use std::collections::BTreeMap;
-use std::sync::OnceLock;
+pub mod facts;
+pub(crate) mod hooks;
+pub mod ireland;
+pub mod jr30;
 
-use serde::Deserialize;
+use std::sync::{LazyLock, OnceLock};
+
+pub use facts::*;
 
 use crate::engine::map::MapData;
-use crate::ids::{CompanyId, CorpId, HexId, Money, Percent, TrainKind};
 
-pub use crate::engine::map::Colour;
-
-/// One cell of the stock market.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MarketCellDef {
-    /// The share price.
-    pub price: Money,
-    /// A par cell (`p`).
-    pub par: bool,
-    /// Shares here do not count for the certificate limit (`y`, `o`, `b`).
-    pub cert_exempt: bool,
-    /// A player may hold more than the ownership limit (`o`, `b`).
-    pub ownership_exempt: bool,
-    /// Several shares may be bought in one turn (`b`).
-    pub multiple_buy: bool,
-    /// Reaching the cell ends the game (`e`).
-    pub end_game: bool,
-    /// Reaching the cell closes the corporation (`c`).
-    pub close: bool,
-}
-
-/// A phase of the game.
-#[derive(Debug, Clone, Deserialize)]
-pub struct PhaseDef {
-    /// Its name (`2`, `3`, … `D`).
-    pub name: String,
-    /// The train type whose first purchase starts it (none for the first phase).
-    pub on: Option<String>,
-    /// Most trains a corporation may own (a major, where minors differ).
-    pub train_limit: u8,
-    /// Most trains a minor may own, where it differs from majors.
-    #[serde(default)]
-    pub minor_train_limit: Option<u8>,
-    /// Tile colours that may be laid.
-    pub tiles: Vec<Colour>,
-    /// Operating rounds per set.
-    pub operating_rounds: u8,
-    /// Whether corporations may buy private companies.
-    #[serde(default)]
-    pub can_buy_companies: bool,
-}
-
-/// A train type.
-#[derive(Debug, Clone, Deserialize)]
-pub struct TrainDef {
-    /// Its name (`2`, `D`).
-    pub name: String,
-    /// How many stops it may visit.
-    pub distance: u16,
-    /// Face price.
-    pub price: Money,
-    /// Copies in the depot.
-    pub count: u16,
-    /// Unlimited copies (a new one appears whenever one is bought).
-    #[serde(default)]
-    pub unlimited: bool,
-    /// A reserve train: kept out of the depot, it enters the pool only when a train rusts.
-    #[serde(default)]
-    pub reserve: bool,
-    /// The train type whose first purchase rusts it.
-    #[serde(default)]
-    pub rusts_on: Option<String>,
-    /// The train type whose first purchase makes it available.
-    #[serde(default)]
-    pub available_on: Option<String>,
-    /// Trade-in discounts by traded train type.
-    #[serde(default)]
-    pub discount: BTreeMap<String, Money>,
-    /// Events fired by the first purchase of this type.
-    #[serde(default)]
-    pub events: Vec<TrainEvent>,
-}
-
-/// Events triggered by the first train of a type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TrainEvent {
-    /// All private companies close.
-    CloseCompanies,
-    /// Majors join the corporations; mergers become possible (18Ireland).
-    CorporationsCanMerge,
-    /// Majors may be started by par (18Ireland).
-    MajorsCanIpo,
-    /// Minors not yet started are removed (18Ireland).
-    MinorsCannotStart,
-    /// Trains may be traded in (18Ireland).
-    TrainTradeAllowed,
-}
-
-/// A private company's special ability.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Ability {
-    /// Tile lays on these hexes are forbidden while a player owns the private.
-    BlocksHexes {
-        /// The blocked hexes.
-        hexes: Vec<String>,
-    },
-    /// The owning corporation may lay one of these tiles on these hexes (any hex, any tile
-    /// when the lists are empty).
-    TileLay {
-        /// Where.
-        hexes: Vec<String>,
-        /// Which tiles.
-        tiles: Vec<String>,
-        /// Terrain costs are waived.
-        free: bool,
-        /// How often.
-        count: u8,
-        /// All lays must be made together, in one go.
-        #[serde(default)]
-        must_lay_together: bool,
-        /// The first of the lays must be on this hex (18Ireland DR: Donegal, then one
-        /// neighbour).
-        #[serde(default)]
-        first_hex: Option<String>,
-        /// The lay is one of the corporation's normal lays (with its fees).
-        #[serde(default)]
-        consumes_tile_lay: bool,
-        /// The private closes when the lays are used up.
-        #[serde(default)]
-        closes_when_used: bool,
-        /// The lay must connect to the corporation's network like a normal lay (18Ireland
-        /// DCR: "subject to normal track laying rules"); other extra lays need no connection.
-        #[serde(default)]
-        connected: bool,
-        /// Usable only in the owner's track step (`track`); otherwise any time in its turn.
-        #[serde(default)]
-        when: Option<String>,
-    },
-    /// The owning corporation places a bonus marker on one of these hexes: its routes stopping
-    /// there earn `bonus` more.
-    AssignHex {
-        /// Where the marker may go.
-        hexes: Vec<String>,
-        /// Extra revenue.
-        bonus: Money,
-    },
-    /// River Shannon: one route of the owner stopping at one of these cities adds the other's
-    /// value.
-    Shannon {
-        /// The two cities.
-        hexes: Vec<String>,
-    },
-    /// The owner's second tile action may be an upgrade for this fee (William Dargan).
-    SecondUpgrade {
-        /// The fee.
-        cost: Money,
-    },
-    /// The owning corporation may lay a tile and then a free token there as its lay.
-    Teleport {
-        /// Where.
-        hexes: Vec<String>,
-        /// Which tiles.
-        tiles: Vec<String>,
-    },
-    /// The owner may exchange the private for a share of this corporation (IPO or pool).
-    Exchange {
-        /// The corporation.
-        corporation: String,
-    },
-    /// The buyer receives this certificate.
-    Shares {
-        /// The certificate (`GCL_1`).
-        share: String,
-        /// For a president's certificate: how the par price is set.
-        #[serde(default)]
-        par: ParRule,
-        /// The corporation immediately buys the first train of the depot (18Ireland DKR).
-        #[serde(default)]
-        buys_first_train: bool,
-    },
-    /// The private closes when this corporation buys its first train.
-    CloseOnTrain {
-        /// The corporation.
-        corporation: String,
-    },
-    /// Corporations may not buy the private.
-    NoBuy,
-}
-
-/// How a president's certificate that comes with a private gets its par price.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ParRule {
-    /// The buyer chooses it at once (1836Jr30 CFLV → Nord).
-    #[default]
-    Chosen,
-    /// The highest par price at most half the purchase price; the corporation's treasury
-    /// receives the purchase price (18Ireland DK → DKR).
-    HalfPrice,
-}
-
-/// What happens when every player passes in a row in the private auction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AllPassRule {
-    /// The cheapest private's price drops while it is unsold; afterwards privates pay revenue.
-    DiscountThenRevenue,
-    /// Before any purchase, the cheapest private's price drops and all bids are cleared;
-    /// after one, privates left without bids are removed and the bids resolved.
-    RestartThenRemoveUnbid,
-}
-
-/// Auction rules that differ between titles.
-#[derive(Debug, Clone, Copy, Deserialize)]
-pub struct AuctionRules {
-    /// Bids must exceed the minimum by a multiple of the increment.
-    pub bid_multiple: bool,
-    /// What a full round of passes does.
-    pub all_pass: AllPassRule,
-}
-
-/// How minors are auctioned in the stock round.
-#[derive(Debug, Clone, Copy, Deserialize)]
-pub struct MinorAuctionRules {
-    /// The opening bid.
-    pub min_bid: Money,
-    /// The par price is the highest par cell at most half the winning bid, and at most this.
-    pub max_par: Money,
-    /// A player who sold in his stock turn may not start a corporation in it (par a major);
-    /// 18Ireland's share step offers no par after a sale.
-    #[serde(default)]
-    pub no_par_after_sale: bool,
-}
-
-/// One tile action of a corporation's turn.
-#[derive(Debug, Clone, Copy, Deserialize)]
-pub struct TileLayRule {
-    /// Whether it may be an upgrade.
-    pub upgrade: bool,
-    /// Fee for the action, besides terrain.
-    pub cost: Money,
-    /// Not allowed after an upgrade this turn.
-    #[serde(default)]
-    pub not_if_upgraded: bool,
-}
-
-/// When a corporation without trains must buy one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MustBuyTrain {
-    /// Once it has (or ever had) a route.
-    Route,
-    /// Always, while the depot has trains.
-    Always,
-}
-
-/// How a dividend moves the share price.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DividendMoves {
-    /// Right on any payout, left on a withhold.
-    RightOnPayout,
-    /// Right once if the revenue reaches the price (twice for minors at double), no move
-    /// below the price, left on a withhold (18Ireland).
-    ByRevenueAndPrice,
-}
-
-/// Route scoring rules.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RouteRule {
-    /// Stops counted by the train, ports (1836Jr30).
-    Jr30,
-    /// Hex-edge distances, broad gauge only, narrow-gauge and private bonuses (18Ireland).
-    Ireland,
-}
-
-/// Operating-round rules that differ between titles.
-#[derive(Debug, Clone, Copy, Deserialize)]
-pub struct OperatingRules {
-    /// When a corporation without trains must buy one.
-    pub must_buy_train: MustBuyTrain,
-    /// At most one train of each type from the depot per turn.
-    pub one_train_per_type_from_depot: bool,
-    /// After a trade-in the train step stays open only for a purchase the corporation can
-    /// afford at face value, not for another trade-in (18Ireland).
-    #[serde(default)]
-    pub only_normal_purchase_after_trade_in: bool,
-    /// How dividends move the price.
-    pub dividend_moves: DividendMoves,
-    /// Corporations may issue or redeem one share before laying track.
-    pub issue_shares: bool,
-    /// How runs are scored.
-    pub route_rule: RouteRule,
-    /// When a president may sell shares to buy the corporation's train.
-    #[serde(default)]
-    pub emergency_sales: EmergencySales,
-    /// Whether an emergency purchase may be a train from another corporation (the reference's
-    /// `EBUY_FROM_OTHERS`).
-    #[serde(default)]
-    pub emergency_from_others: EmergencyFromOthers,
-    /// What a bankruptcy does.
-    #[serde(default)]
-    pub bankruptcy: Bankruptcy,
-    /// The home-token step comes before the privates' steps (reference step order,
-    /// 18Ireland): while a home token waits to be placed, no private may be bought. Otherwise
-    /// (1836Jr30) a private may be bought then.
-    #[serde(default)]
-    pub home_token_first: bool,
-}
-
-/// What a bankruptcy does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Bankruptcy {
-    /// The game ends at once (1836Jr30).
-    #[default]
-    EndsGame,
-    /// The player is out and his corporations close; the game ends when one player is left
-    /// (18Ireland).
-    PlayerOut,
-}
-
-/// When a president may sell shares for an emergency train purchase.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EmergencySales {
-    /// Only while his and the corporation's cash together fall short, and never more than
-    /// needed (1836Jr30).
-    #[default]
-    OnlyWhatIsNeeded,
-    /// Starting only while the corporation alone cannot pay for the cheapest train, then each
-    /// sale only while the bundle one certificate smaller would leave president and treasury
-    /// short of the dearest depot train (18Ireland).
-    WhileCorporationShort,
-}
-
-/// Whether a corporation that must buy a train may buy it from another corporation with its
-/// president's money (the reference's `EBUY_FROM_OTHERS`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EmergencyFromOthers {
-    /// For up to the train's face value (1836Jr30).
-    #[default]
-    Value,
-    /// The printed rules forbid it (18Ireland). 18xx.games' train step still offers it, for up
-    /// to the face value, so railnote accepts it as a deviation; with an empty treasury, or
-    /// once the president has sold shares for a treasury short of every depot train, it
-    /// offers no train of another corporation.
-    Never,
-}
-
-/// When a corporation's home token is placed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum HomeTokenTiming {
-    /// When it operates for the first time.
-    Operate,
-    /// When it is started (par).
-    Par,
-}
-
-/// A private company.
-#[derive(Debug, Clone, Deserialize)]
-pub struct CompanyDef {
-    /// Short symbol (`GCB`).
-    pub sym: String,
-    /// Full name.
-    pub name: String,
-    /// Face value.
-    pub value: Money,
-    /// Revenue paid to its owner at the start of each operating round.
-    pub revenue: Money,
-    /// Special abilities.
-    pub abilities: Vec<Ability>,
-}
-
-/// A corporation.
-#[derive(Debug, Clone, Deserialize)]
-pub struct CorpDef {
-    /// Short symbol (`Nord`).
-    pub sym: String,
-    /// Full name.
-    pub name: String,
-    /// Major or minor.
-    #[serde(default)]
-    pub kind: CorpKind,
-    /// Home hex, if the corporation has a fixed one.
-    #[serde(default, deserialize_with = "de_opt_hex")]
-    pub home: Option<HexId>,
-    /// Home city on a multi-city hex, if fixed.
-    #[serde(default)]
-    pub home_city: Option<u8>,
-    /// Token prices in order of use.
-    pub tokens: Vec<Money>,
-}
-
-fn de_opt_hex<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<HexId>, D::Error> {
-    let s = Option::<String>::deserialize(d)?;
-    s.map(|s| s.parse().map_err(serde::de::Error::custom))
-        .transpose()
-}
-
-/// The kinds of corporation a title has.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CorpKind {
-    /// A 10-share corporation (the only kind in 1836Jr30).
-    #[default]
-    Major,
-    /// A 5-share minor (18Ireland).
-    Minor,
-}
-
-/// What a kind of corporation is made of.
-#[derive(Debug, Clone, Deserialize)]
-pub struct KindDef {
-    /// Certificate sizes, president first.
-    pub shares: Vec<Percent>,
-    /// Percentage that must leave the IPO for the corporation to float.
-    pub float_percent: Percent,
-    /// Most a player may own outside exempt cells.
-    pub max_ownership_percent: Percent,
-    /// Most the open market may hold.
-    pub market_share_limit: Percent,
-}
-
-/// How corporations receive money for their shares.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Capitalization {
-    /// Ten times par from the bank when the corporation floats (IPO sales pay the bank).
-    Full,
-    /// Each treasury share sold pays the corporation.
-    Incremental,
-}
-
-/// The order of selling and buying within a stock-round turn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SellBuyOrder {
-    /// Sell, buy, sell again.
-    SellBuySell,
-    /// Sell, then buy; no sale after a purchase.
-    SellBuy,
-}
-
-#[derive(Debug, Deserialize)]
-struct TitleFile {
-    name: String,
-    currency: String,
-    bank_cash: Money,
-    players: PlayerRange,
-    starting_cash: BTreeMap<u8, Money>,
-    cert_limit: BTreeMap<u8, u8>,
-    optional_rules: Vec<String>,
-    #[serde(default)]
-    optional_bank_cash: BTreeMap<String, Money>,
-    #[serde(default)]
-    random_setup: bool,
-    market: Vec<Vec<String>>,
-    phases: Vec<PhaseDef>,
-    trains: Vec<TrainDef>,
-    companies: Vec<CompanyDef>,
-    corporations: Vec<CorpDef>,
-    corporation_kinds: BTreeMap<CorpKind, KindDef>,
-    auction: AuctionRules,
-    home_token_timing: HomeTokenTiming,
-    #[serde(default)]
-    minor_auction: Option<MinorAuctionRules>,
-    #[serde(default)]
-    major_par_phase: Option<String>,
-    tile_lays: Vec<TileLayRule>,
-    operating: OperatingRules,
-    #[serde(default)]
-    mergers: bool,
-    capitalization: Capitalization,
-    sell_buy_order: SellBuyOrder,
-}
-
-/// Allowed player counts.
-#[derive(Debug, Clone, Copy, Deserialize)]
-pub struct PlayerRange {
-    /// Fewest players.
-    pub min: u8,
-    /// Most players.
-    pub max: u8,
-}
-
-/// Everything the engine needs to know about one title.
-#[derive(Debug)]
-pub struct Title {
+/// A title bundled with railnote: its reference name and its `data/<dir>/` files.
+struct Bundled {
     /// The reference engine's title name (`1836Jr30`).
-    pub name: String,
-    /// Currency symbol.
-    pub currency: String,
-    /// Cash in the bank before players are paid.
-    pub bank_cash: Money,
-    /// Allowed player counts.
-    pub players: PlayerRange,
-    /// Starting cash by player count.
-    pub starting_cash: BTreeMap<u8, Money>,
-    /// Certificate limit by player count.
-    pub cert_limit: BTreeMap<u8, u8>,
-    /// Optional rules the title knows.
-    pub optional_rules: Vec<String>,
-    /// Bank cash under an optional rule (18Ireland `larger_bank`).
-    pub optional_bank_cash: BTreeMap<String, Money>,
-    /// Whether the setup is drawn from the game's seed (see [`crate::engine::setup`]).
-    pub random_setup: bool,
-    /// The stock market grid (`None` = no cell).
-    pub market: Vec<Vec<Option<MarketCellDef>>>,
-    /// Phases in order.
-    pub phases: Vec<PhaseDef>,
-    /// Train types in depot order.
-    pub trains: Vec<TrainDef>,
-    /// Private companies in value order.
-    pub companies: Vec<CompanyDef>,
-    /// Corporations.
-    pub corporations: Vec<CorpDef>,
-    /// What each kind of corporation is made of.
-    pub kinds: BTreeMap<CorpKind, KindDef>,
-    /// Auction rules.
-    pub auction: AuctionRules,
-    /// When home tokens are placed.
-    pub home_token_timing: HomeTokenTiming,
-    /// Minors are started by an auction in the stock round (18Ireland).
-    pub minor_auction: Option<MinorAuctionRules>,
-    /// The phase from which majors may be started by par, when they cannot from the start.
-    pub major_par_phase: Option<String>,
-    /// The tile actions of a corporation's turn, in order.
-    pub tile_lays: Vec<TileLayRule>,
-    /// Operating-round rules that differ between titles.
-    pub operating: OperatingRules,
-    /// A merger round follows each set of operating rounds from the second phase on.
-    pub mergers: bool,
-    /// How corporations are paid for their shares.
-    pub capitalization: Capitalization,
-    /// Selling and buying order in a stock-round turn.
-    pub sell_buy_order: SellBuyOrder,
-    /// The map.
-    pub map: &'static MapData,
+    name: &'static str,
+    /// `title.json`.
+    facts: &'static str,
+    /// `map.json`.
+    map: &'static str,
 }
 
-/// Why title data could not be loaded (a defect of the bundled data, reported by tests).
-#[derive(Debug, thiserror::Error)]
-pub enum TitleDataError {
-    /// The JSON does not fit the schema.
-    #[error("title data: {0}")]
-    Json(#[from] serde_json::Error),
-    /// A market cell is malformed.
-    #[error("title data: bad market cell `{0}`")]
-    MarketCell(String),
-    /// A name refers to nothing.
-    #[error("title data: unknown {kind} `{name}`")]
-    Unknown {
-        /// What kind of thing.
-        kind: &'static str,
-        /// The name.
-        name: String,
+/// The titles railnote knows, in the order `known_names` lists them.
+const BUNDLED: [Bundled; 2] = [
+    Bundled {
+        name: "1836Jr30",
+        facts: include_str!("../../../data/1836jr30/title.json"),
+        map: include_str!("../../../data/1836jr30/map.json"),
     },
-}
+    Bundled {
+        name: "18Ireland",
+        facts: include_str!("../../../data/18ireland/title.json"),
+        map: include_str!("../../../data/18ireland/map.json"),
+    },
+];
 
-fn parse_cell(code: &str) -> Result<Option<MarketCellDef>, TitleDataError> {
-    if code.is_empty() {
-        return Ok(None);
-    }
-    let digits = code.trim_end_matches(|c: char| c.is_ascii_alphabetic());
-    let letters = &code[digits.len()..];
-    let price: i64 = digits
-        .parse()
-        .map_err(|_| TitleDataError::MarketCell(code.to_string()))?;
-    if letters.chars().any(|c| !"pyobec".contains(c)) {
-        return Err(TitleDataError::MarketCell(code.to_string()));
-    }
-    let has = |c| letters.contains(c);
-    Ok(Some(MarketCellDef {
-        price: Money(price),
-        par: has('p'),
-        cert_exempt: has('y') || has('o') || has('b'),
-        ownership_exempt: has('o') || has('b'),
-        multiple_buy: has('b'),
-        end_game: has('e'),
-        close: has('c'),
-    }))
-}
+static MAPS: [OnceLock<MapData>; BUNDLED.len()] = [const { OnceLock::new() }; BUNDLED.len()];
+static TITLES: [OnceLock<Title>; BUNDLED.len()] = [const { OnceLock::new() }; BUNDLED.len()];
+static NAMES: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| BUNDLED.iter().map(|b| b.name).collect());
 
 impl Title {
-    pub(crate) fn from_json(json: &str, map: &'static MapData) -> Result<Title, TitleDataError> {
-        let file: TitleFile = serde_json::from_str(json)?;
-        let market = file
-            .market
-            .iter()
-            .map(|row| row.iter().map(|c| parse_cell(c)).collect())
-            .collect::<Result<_, _>>()?;
-        let title = Title {
-            name: file.name,
-            currency: file.currency,
-            bank_cash: file.bank_cash,
-            players: file.players,
-            starting_cash: file.starting_cash,
-            cert_limit: file.cert_limit,
-            optional_rules: file.optional_rules,
-            optional_bank_cash: file.optional_bank_cash,
-            random_setup: file.random_setup,
-            market,
-            phases: file.phases,
-            trains: file.trains,
-            companies: file.companies,
-            corporations: file.corporations,
-            kinds: file.corporation_kinds,
-            auction: file.auction,
-            home_token_timing: file.home_token_timing,
-            minor_auction: file.minor_auction,
-            major_par_phase: file.major_par_phase,
-            tile_lays: file.tile_lays,
-            operating: file.operating,
-            mergers: file.mergers,
-            capitalization: file.capitalization,
-            sell_buy_order: file.sell_buy_order,
-            map,
-        };
-        for corp in &title.corporations {
-            if !title.kinds.contains_key(&corp.kind) {
-                return Err(TitleDataError::Unknown {
-                    kind: "corporation kind",
-                    name: format!("{:?}", corp.kind),
-                });
-            }
-        }
-        for train in &title.trains {
-            for name in train
-                .rusts_on
-                .iter()
-                .chain(&train.available_on)
-                .chain(train.discount.keys())
-            {
-                if title.train_kind(name).is_none() {
-                    return Err(TitleDataError::Unknown {
-                        kind: "train",
-                        name: name.clone(),
-                    });
-                }
-            }
-        }
-        Ok(title)
-    }
-
     /// The title by its reference-engine name (`1836Jr30`), if railnote knows it.
     pub fn by_name(name: &str) -> Option<&'static Title> {
-        match name {
-            "1836Jr30" => Some(jr30()),
-            "18Ireland" => Some(ireland()),
-            _ => None,
-        }
+        let index = BUNDLED.iter().position(|b| b.name == name)?;
+        Some(bundled(index))
     }
 
-    /// Names of the titles railnote knows (18Ireland: setup and private auction only so far).
+    /// Names of the titles railnote knows.
     pub fn known_names() -> &'static [&'static str] {
-        &["1836Jr30", "18Ireland"]
+        &NAMES
     }
 
-    /// A corporation by symbol.
-    pub fn corp_by_sym(&self, sym: &str) -> Option<CorpId> {
-        self.corporations
-            .iter()
-            .position(|c| c.sym == sym)
-            .map(|i| CorpId(i as u8))
+    /// The title's self-play choices (its hook).
+    pub(crate) fn self_play(&self) -> &'static dyn crate::selfplay::TitlePolicy {
+        self.hooks.self_play()
     }
 
-    /// A private company by symbol.
-    pub fn company_by_sym(&self, sym: &str) -> Option<CompanyId> {
-        self.companies
-            .iter()
-            .position(|c| c.sym == sym)
-            .map(|i| CompanyId(i as u8))
-    }
-
-    /// A train type by name.
-    pub fn train_kind(&self, name: &str) -> Option<TrainKind> {
-        self.trains
-            .iter()
-            .position(|t| t.name == name)
-            .map(|i| TrainKind(i as u8))
-    }
-
-    /// The corporation's definition.
-    pub fn corp(&self, id: CorpId) -> &CorpDef {
-        &self.corporations[id.0 as usize]
-    }
-
-    /// What the corporation's kind is made of (certificates, float, limits).
-    pub fn kind_of(&self, id: CorpId) -> &KindDef {
-        &self.kinds[&self.corp(id).kind]
-    }
-
-    /// The corporation's certificate sizes, president first.
-    pub fn share_sizes(&self, id: CorpId) -> &[Percent] {
-        &self.kind_of(id).shares
-    }
-
-    /// The private's definition.
-    pub fn company(&self, id: CompanyId) -> &CompanyDef {
-        &self.companies[id.0 as usize]
-    }
-
-    /// The train type's definition.
-    pub fn train(&self, kind: TrainKind) -> &TrainDef {
-        &self.trains[kind.0 as usize]
-    }
-
-    /// The market cell at (row, column), if there is one.
-    pub fn cell(&self, row: u8, column: u8) -> Option<&MarketCellDef> {
-        self.market
-            .get(row as usize)?
-            .get(column as usize)?
-            .as_ref()
+    /// What the title's random setup does, in a sentence (for diagnostics), if it has one.
+    pub fn random_setup_rules(&self) -> Option<&'static str> {
+        self.hooks.random_setup_rules()
     }
 }
 
-/// The 1836Jr30 title.
-pub fn jr30() -> &'static Title {
-    static TITLE: OnceLock<Title> = OnceLock::new();
-    TITLE.get_or_init(|| {
-        Title::from_json(
-            include_str!("../../../data/1836jr30/title.json"),
-            crate::engine::map::jr30(),
-        )
-        .expect("bundled 1836Jr30 title data is valid (checked by tests)")
-    })
-}
-
-/// The 18Ireland title.
-pub fn ireland() -> &'static Title {
-    static TITLE: OnceLock<Title> = OnceLock::new();
-    TITLE.get_or_init(|| {
-        Title::from_json(
-            include_str!("../../../data/18ireland/title.json"),
-            crate::engine::map::ireland(),
-        )
-        .expect("bundled 18Ireland title data is valid (checked by tests)")
+/// The bundled title at `index`, read on first use.
+fn bundled(index: usize) -> &'static Title {
+    let b = &BUNDLED[index];
+    TITLES[index].get_or_init(|| {
+        let map = MAPS[index].get_or_init(|| {
+            MapData::from_json(b.map).unwrap_or_else(|e| panic!("bundled {} map data: {e}", b.name))
+        });
+        Title::from_json(b.facts, map)
+            .unwrap_or_else(|e| panic!("bundled {} title data: {e}", b.name))
     })
 }
 
@@ -751,58 +92,12 @@ pub fn ireland() -> &'static Title {
 mod tests {
     use super::*;
 
+    /// Every bundled title's data reads (the loaders above panic otherwise) under its name.
     #[test]
-    fn jr30_market_has_par_cells_in_column_6() {
-        let t = jr30();
-        let pars: Vec<i64> = (0..11u8)
-            .filter_map(|r| t.cell(r, 6).filter(|c| c.par).map(|c| c.price.0))
-            .collect();
-        assert_eq!(pars, vec![100, 90, 82, 76, 71, 67]);
-        assert!(t.cell(8, 0).is_none());
-        assert!(t.cell(5, 0).unwrap().multiple_buy);
-    }
-
-    #[test]
-    fn ireland_facts_fit_the_schema() {
-        // The 18Ireland map is not bundled yet; any map will do to check the title facts.
-        let t = Title::from_json(
-            include_str!("../../../data/18ireland/title.json"),
-            crate::engine::map::jr30(),
-        )
-        .expect("18Ireland title data parses");
-        assert_eq!(t.companies.len(), 11);
-        assert_eq!(t.corporations.len(), 21);
-        let minor = t.corp_by_sym("DKR").unwrap();
-        assert_eq!(
-            t.share_sizes(minor).iter().map(|p| p.0).collect::<Vec<_>>(),
-            [40, 20, 20, 20]
-        );
-        assert_eq!(t.corp(minor).home_city, Some(0));
-        assert_eq!(
-            t.kind_of(t.corp_by_sym("GSWR").unwrap())
-                .max_ownership_percent,
-            Percent(70)
-        );
-        assert_eq!(t.capitalization, Capitalization::Incremental);
-        assert!(t.cell(7, 0).unwrap().close);
-        assert!(t.cell(0, 14).unwrap().end_game);
-        let reserve: Vec<&str> = t
-            .trains
-            .iter()
-            .filter(|tr| tr.reserve)
-            .map(|tr| tr.name.as_str())
-            .collect();
-        assert_eq!(reserve, ["1H'", "2H'", "3H'"]);
-    }
-
-    #[test]
-    fn jr30_lookups() {
-        let t = jr30();
-        assert_eq!(t.corp_by_sym("Nord"), Some(CorpId(2)));
-        assert_eq!(t.company_by_sym("CFLV"), Some(CompanyId(5)));
-        assert_eq!(
-            t.train_kind("D").map(|k| t.train(k).price),
-            Some(Money(1100))
-        );
+    fn every_bundled_title_loads_under_its_name() {
+        for name in Title::known_names() {
+            assert_eq!(Title::by_name(name).map(|t| t.name.as_str()), Some(*name));
+        }
+        assert!(Title::by_name("1830X").is_none());
     }
 }

@@ -1,5 +1,7 @@
-//! The merger round (18Ireland), held after the last operating round of a set from phase 4 on
-//! (reference `G18Ireland::Round::Merger`, steps `DiscardTrain`, `MergerVote`, `Merge`).
+//! 18Ireland's merger round, held after the last operating round of a set from phase 4 on
+//! (reference `G18Ireland::Round::Merger`, steps `DiscardTrain`, `MergerVote`, `Merge`): the
+//! title's own round (hooks `start_round_after_operating_set`, `process_own_round`,
+//! `own_round_acting`).
 //!
 //! In seat order each player may pass or propose a merger of two or three floated minors into
 //! a major not yet started; the holders of the minors' shares vote (the pool's shares vote at
@@ -7,21 +9,22 @@
 //! which takes over the minors' tokens, cash, trains and privates and hands out one 10% share
 //! per old share. The round ends when every player has passed in a row.
 
+use std::any::Any;
+
 use crate::action::MarketCell;
 use crate::action::{Action, Entity};
 use crate::engine::shares::Holder;
 use crate::engine::state::{CompanyOwner, MarketPos, TrainOwner};
+use crate::engine::title::hooks::TitleRound;
 use crate::engine::title::CorpKind;
-use crate::engine::{Game, Round, RuleViolation};
+use crate::engine::{Game, Round, RoundKind, RuleViolation};
 use crate::ids::{CorpId, Money, PlayerId, ShareId};
 
 /// At most this many minors in one merger.
 const LIMIT_MERGE: usize = 3;
 
 #[derive(Debug, Clone, Default)]
-pub(crate) struct MergerRound {
-    /// The operating round it follows (labels `MR n.m`).
-    pub(crate) round_num: u8,
+pub(super) struct MergerRound {
     entity_index: usize,
     passed: Vec<bool>,
     /// Minors proposed so far in the current proposal.
@@ -41,7 +44,7 @@ pub(crate) struct MergerRound {
 }
 
 impl MergerRound {
-    pub(crate) fn acting(&self, game: &Game) -> Option<Entity> {
+    pub(super) fn acting(&self, game: &Game) -> Option<Entity> {
         if let Some(c) = self.discarding {
             return Some(Entity::Corporation(c));
         }
@@ -78,7 +81,7 @@ fn holders_from(game: &Game, proposer: PlayerId, merging: &[CorpId]) -> Vec<(Pla
         .map(|p| {
             let held = merging
                 .iter()
-                .map(|c| game.shares_held(Holder::Player(*p), *c))
+                .map(|c| shares_held(game, Holder::Player(*p), *c))
                 .sum::<u32>();
             (*p, held)
         })
@@ -86,196 +89,210 @@ fn holders_from(game: &Game, proposer: PlayerId, merging: &[CorpId]) -> Vec<(Pla
         .collect()
 }
 
-fn mr(game: &Game) -> &MergerRound {
+pub(super) fn mr(game: &Game) -> &MergerRound {
     match &game.round {
-        Round::Merger(m) => m,
+        Round::Title(r) => {
+            let state: &dyn Any = &*r.state;
+            state
+                .downcast_ref()
+                .expect("18Ireland's own round is the merger round")
+        }
         _ => unreachable!("merger processing outside a merger round"),
     }
 }
 
 fn mr_mut(game: &mut Game) -> &mut MergerRound {
     match &mut game.round {
-        Round::Merger(m) => m,
+        Round::Title(r) => {
+            let state: &mut dyn Any = &mut *r.state;
+            state
+                .downcast_mut()
+                .expect("18Ireland's own round is the merger round")
+        }
         _ => unreachable!("merger processing outside a merger round"),
     }
 }
 
-impl Game {
-    /// Whether a merger round follows the last operating round of a set now.
-    pub(crate) fn merger_round_due(&self) -> bool {
-        self.title.mergers && self.phase > 0
+/// Starts a merger round after the last operating round `round_num` of a set, from the
+/// second phase (4) on; returns whether it did.
+pub(super) fn start_after_operating_set(game: &mut Game, round_num: u8) -> bool {
+    if game.phase == 0 {
+        return false;
     }
-
-    pub(crate) fn start_merger_round(&mut self, round_num: u8) {
-        let count = players(self).len();
-        self.round = Round::Merger(MergerRound {
-            round_num,
+    let count = players(game).len();
+    game.round = Round::Title(TitleRound {
+        kind: RoundKind::Merger,
+        round_num,
+        state: Box::new(MergerRound {
             passed: vec![false; count],
             ..MergerRound::default()
-        });
-    }
+        }),
+    });
+    true
+}
 
-    /// Shares of a corporation a holder has, counted in its share units (a minor's 40%
-    /// certificate is two shares).
-    fn shares_held(&self, holder: Holder, corp: CorpId) -> u32 {
-        u32::from(self.percent_of_holder(holder, corp)) / u32::from(self.normal_share_percent(corp))
-    }
+/// Shares of a corporation a holder has, counted in its share units (a minor's 40%
+/// certificate is two shares).
+fn shares_held(game: &Game, holder: Holder, corp: CorpId) -> u32 {
+    u32::from(game.percent_of_holder(holder, corp)) / u32::from(game.normal_share_percent(corp))
+}
 
-    fn merge_targets(&self) -> Vec<CorpId> {
-        (0..self.corps.len())
-            .map(|i| CorpId(i as u8))
-            .filter(|c| {
-                self.title.corp(*c).kind == CorpKind::Major
-                    && !self.corp(*c).floated
-                    && !self.corp(*c).closed
-            })
-            .collect()
-    }
+fn merge_targets(game: &Game) -> Vec<CorpId> {
+    (0..game.corps.len())
+        .map(|i| CorpId(i as u8))
+        .filter(|c| {
+            game.title.corp(*c).kind == CorpKind::Major
+                && !game.corp(*c).floated
+                && !game.corp(*c).closed
+        })
+        .collect()
+}
 
-    fn floated_minors(&self) -> Vec<CorpId> {
-        (0..self.corps.len())
-            .map(|i| CorpId(i as u8))
-            .filter(|c| {
-                self.title.corp(*c).kind == CorpKind::Minor
-                    && self.corp(*c).floated
-                    && !self.corp(*c).closed
-            })
-            .collect()
-    }
+fn floated_minors(game: &Game) -> Vec<CorpId> {
+    (0..game.corps.len())
+        .map(|i| CorpId(i as u8))
+        .filter(|c| {
+            game.title.corp(*c).kind == CorpKind::Minor
+                && game.corp(*c).floated
+                && !game.corp(*c).closed
+        })
+        .collect()
+}
 
-    /// Each of `minors` with the corporations its home reaches over broad gauge: one walk per
-    /// minor, as the merger checks ask about every pair.
-    fn broad_links(&self, minors: &[CorpId]) -> Vec<(CorpId, Vec<CorpId>)> {
-        minors
+/// Each of `minors` with the corporations its home reaches over broad gauge: one walk per
+/// minor, as the merger checks ask about every pair.
+fn broad_links(game: &Game, minors: &[CorpId]) -> Vec<(CorpId, Vec<CorpId>)> {
+    minors
+        .iter()
+        .map(|&c| (c, game.board.broad_joined(game.title.map, c)))
+        .collect()
+}
+
+/// Why `candidate` may not join the minors `with` (reference `Merge#merge_possible?`): it
+/// must be joined by broad gauge to one of them, no two minors' homes may share a tile, and
+/// the share counts (issued shares, one player's, the pool's) must stay within bounds.
+/// `links` holds the [`broad_links`] of every minor in `with`.
+fn merge_fault(
+    game: &Game,
+    with: &[CorpId],
+    candidate: CorpId,
+    links: &[(CorpId, Vec<CorpId>)],
+) -> Option<&'static str> {
+    if with.contains(&candidate) {
+        return Some("it is already in the proposal");
+    }
+    let home_hex = |c: CorpId| game.token_hexes(c).first().copied();
+    if with
+        .iter()
+        .any(|c| home_hex(*c).is_some() && home_hex(*c) == home_hex(candidate))
+    {
+        return Some("its home shares a tile with a proposed minor's home");
+    }
+    let joined = |c: &CorpId| {
+        links
             .iter()
-            .map(|&c| (c, self.board.broad_joined(self.title.map, c)))
-            .collect()
+            .any(|(minor, reached)| minor == c && reached.contains(&candidate))
+    };
+    if !with.iter().any(joined) {
+        return Some("no broad-gauge track joins its home to a proposed minor's home");
     }
-
-    /// Why `candidate` may not join the minors `with` (reference `Merge#merge_possible?`): it
-    /// must be joined by broad gauge to one of them, no two minors' homes may share a tile, and
-    /// the share counts (issued shares, one player's, the pool's) must stay within bounds.
-    /// `links` holds the [`Game::broad_links`] of every minor in `with`.
-    fn merge_fault(
-        &self,
-        with: &[CorpId],
-        candidate: CorpId,
-        links: &[(CorpId, Vec<CorpId>)],
-    ) -> Option<&'static str> {
-        if with.contains(&candidate) {
-            return Some("it is already in the proposal");
-        }
-        let home_hex = |c: CorpId| self.token_hexes(c).first().copied();
-        if with
-            .iter()
-            .any(|c| home_hex(*c).is_some() && home_hex(*c) == home_hex(candidate))
-        {
-            return Some("its home shares a tile with a proposed minor's home");
-        }
-        let joined = |c: &CorpId| {
-            links
-                .iter()
-                .any(|(minor, reached)| minor == c && reached.contains(&candidate))
-        };
-        if !with.iter().any(joined) {
-            return Some("no broad-gauge track joins its home to a proposed minor's home");
-        }
-        let all: Vec<CorpId> = with.iter().copied().chain([candidate]).collect();
-        let issued: u32 = all
-            .iter()
-            .map(|c| 5 - self.shares_held(Holder::Ipo(*c), *c))
-            .sum();
-        if issued > 10 {
-            return Some("the minors would have more than 10 shares issued");
-        }
-        if self.players.iter().any(|p| {
-            all.iter()
-                .map(|c| self.shares_held(Holder::Player(p.id), *c))
-                .sum::<u32>()
-                > 7
-        }) {
-            return Some("a player would hold more than 7 shares of the minors");
-        }
-        let pooled: u32 = all.iter().map(|c| self.shares_held(Holder::Pool, *c)).sum();
-        (pooled > 5).then_some("the market would hold more than 5 shares of the minors")
+    let all: Vec<CorpId> = with.iter().copied().chain([candidate]).collect();
+    let issued: u32 = all
+        .iter()
+        .map(|c| 5 - shares_held(game, Holder::Ipo(*c), *c))
+        .sum();
+    if issued > 10 {
+        return Some("the minors would have more than 10 shares issued");
     }
-
-    /// Why `corp` cannot be added to the current proposal by `player`, for the diagnostic.
-    fn merge_refusal(&self, player: PlayerId, corp: CorpId) -> String {
-        let sym = &self.title.corp(corp).sym;
-        let merging = mr(self).merging.clone().unwrap_or_default();
-        if self.merge_targets().is_empty() {
-            return "no major is left to form".into();
-        }
-        if merging.len() == LIMIT_MERGE {
-            return format!("at most {LIMIT_MERGE} minors merge at once");
-        }
-        if !self.floated_minors().contains(&corp) {
-            return format!("{sym} is not a floated minor");
-        }
-        if merging.is_empty() {
-            if self.percent_held(player, corp) == 0 {
-                return format!(
-                    "a proposal starts with a minor the proposer holds shares of, not {sym}"
-                );
-            }
-            return format!("{sym} cannot merge with any other minor");
-        }
-        match self.merge_fault(&merging, corp, &self.broad_links(&merging)) {
-            Some(why) => format!("{sym} cannot join this merger: {why}"),
-            None => format!("{sym} cannot be added to a merger proposal now"),
-        }
+    if game.players.iter().any(|p| {
+        all.iter()
+            .map(|c| shares_held(game, Holder::Player(p.id), *c))
+            .sum::<u32>()
+            > 7
+    }) {
+        return Some("a player would hold more than 7 shares of the minors");
     }
+    let pooled: u32 = all
+        .iter()
+        .map(|c| shares_held(game, Holder::Pool, *c))
+        .sum();
+    (pooled > 5).then_some("the market would hold more than 5 shares of the minors")
+}
 
-    fn merge_candidates(&self, player: PlayerId) -> Vec<CorpId> {
-        let m = mr(self);
-        let merging = m.merging.clone().unwrap_or_default();
-        if self.merge_targets().is_empty() || merging.len() == LIMIT_MERGE {
-            return Vec::new();
-        }
-        let potential: Vec<CorpId> = self
-            .floated_minors()
-            .into_iter()
-            .filter(|c| !merging.contains(c))
-            .collect();
-        if merging.is_empty() {
-            let links = self.broad_links(&potential);
-            potential
-                .iter()
-                .copied()
-                .filter(|c| self.percent_held(player, *c) > 0)
-                .filter(|c| {
-                    potential
-                        .iter()
-                        .any(|c2| self.merge_fault(&[*c], *c2, &links).is_none())
-                })
-                .collect()
-        } else {
-            let links = self.broad_links(&merging);
-            potential
-                .into_iter()
-                .filter(|c| self.merge_fault(&merging, *c, &links).is_none())
-                .collect()
-        }
+/// Why `corp` cannot be added to the current proposal by `player`, for the diagnostic.
+fn merge_refusal(game: &Game, player: PlayerId, corp: CorpId) -> String {
+    let sym = &game.title.corp(corp).sym;
+    let merging = mr(game).merging.clone().unwrap_or_default();
+    if merge_targets(game).is_empty() {
+        return "no major is left to form".into();
     }
-
-    /// The new major's cell: the lowest row and lowest column among the minors' cells.
-    fn merged_cell(&self, merging: &[CorpId]) -> Option<MarketPos> {
-        let row = merging
-            .iter()
-            .filter_map(|c| self.corp(*c).share_price)
-            .map(|p| p.row)
-            .min()?;
-        let column = merging
-            .iter()
-            .filter_map(|c| self.corp(*c).share_price)
-            .map(|p| p.column)
-            .min()?;
-        Some(MarketPos { row, column })
+    if merging.len() == LIMIT_MERGE {
+        return format!("at most {LIMIT_MERGE} minors merge at once");
+    }
+    if !floated_minors(game).contains(&corp) {
+        return format!("{sym} is not a floated minor");
+    }
+    if merging.is_empty() {
+        if game.percent_held(player, corp) == 0 {
+            return format!(
+                "a proposal starts with a minor the proposer holds shares of, not {sym}"
+            );
+        }
+        return format!("{sym} cannot merge with any other minor");
+    }
+    match merge_fault(game, &merging, corp, &broad_links(game, &merging)) {
+        Some(why) => format!("{sym} cannot join this merger: {why}"),
+        None => format!("{sym} cannot be added to a merger proposal now"),
     }
 }
 
-pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolation> {
+fn merge_candidates(game: &Game, player: PlayerId) -> Vec<CorpId> {
+    let m = mr(game);
+    let merging = m.merging.clone().unwrap_or_default();
+    if merge_targets(game).is_empty() || merging.len() == LIMIT_MERGE {
+        return Vec::new();
+    }
+    let potential: Vec<CorpId> = floated_minors(game)
+        .into_iter()
+        .filter(|c| !merging.contains(c))
+        .collect();
+    if merging.is_empty() {
+        let links = broad_links(game, &potential);
+        potential
+            .iter()
+            .copied()
+            .filter(|c| game.percent_held(player, *c) > 0)
+            .filter(|c| {
+                potential
+                    .iter()
+                    .any(|c2| merge_fault(game, &[*c], *c2, &links).is_none())
+            })
+            .collect()
+    } else {
+        let links = broad_links(game, &merging);
+        potential
+            .into_iter()
+            .filter(|c| merge_fault(game, &merging, *c, &links).is_none())
+            .collect()
+    }
+}
+
+/// The new major's cell: the lowest row and lowest column among the minors' cells.
+fn merged_cell(game: &Game, merging: &[CorpId]) -> Option<MarketPos> {
+    let row = merging
+        .iter()
+        .filter_map(|c| game.corp(*c).share_price)
+        .map(|p| p.row)
+        .min()?;
+    let column = merging
+        .iter()
+        .filter_map(|c| game.corp(*c).share_price)
+        .map(|p| p.column)
+        .min()?;
+    Some(MarketPos { row, column })
+}
+
+pub(super) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolation> {
     let acting = mr(game).acting(game);
     if Some(action.entity()) != acting {
         return Err(RuleViolation::NotYourTurn {
@@ -317,14 +334,14 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
             merge_into_major(game, player, *corp)?;
         }
         Action::Merge { corp, .. } => {
-            if !game.merge_candidates(player).contains(corp) {
-                return Err(RuleViolation::Shares(game.merge_refusal(player, *corp)));
+            if !merge_candidates(game, player).contains(corp) {
+                return Err(RuleViolation::Shares(merge_refusal(game, player, *corp)));
             }
             mr_mut(game)
                 .merging
                 .get_or_insert_with(Vec::new)
                 .push(*corp);
-            if game.merge_candidates(player).is_empty() {
+            if merge_candidates(game, player).is_empty() {
                 start_vote(game, player);
             }
         }
@@ -395,14 +412,13 @@ fn start_vote(game: &mut Game, proposer: PlayerId) {
         return;
     }
     let to_vote = holders_from(game, proposer, &merging);
-    let new_price = game
-        .merged_cell(&merging)
+    let new_price = merged_cell(game, &merging)
         .and_then(|pos| game.title.cell(pos.row, pos.column))
         .map(|c| c.price)
         .unwrap_or(Money::ZERO);
     let (mut votes_for, mut votes_against) = (0, 0);
     for c in &merging {
-        let shares = game.shares_held(Holder::Pool, *c);
+        let shares = shares_held(game, Holder::Pool, *c);
         let price = game.share_price(*c).unwrap_or(Money::ZERO);
         if new_price > price {
             votes_for += shares;
@@ -454,7 +470,7 @@ fn merge_into_major(
     proposer: PlayerId,
     target: CorpId,
 ) -> Result<(), RuleViolation> {
-    if !game.merge_targets().contains(&target) {
+    if !merge_targets(game).contains(&target) {
         return Err(RuleViolation::Shares(format!(
             "{} is not a major that can be formed",
             game.title.corp(target).sym
@@ -466,7 +482,7 @@ fn merge_into_major(
     } else {
         merging
     };
-    let Some(pos) = game.merged_cell(&merging) else {
+    let Some(pos) = merged_cell(game, &merging) else {
         return Err(RuleViolation::Shares("no minors to merge".into()));
     };
     let price = game
@@ -485,7 +501,7 @@ fn merge_into_major(
     let player_shares = holders_from(game, proposer, &merging);
     let market_shares: u32 = merging
         .iter()
-        .map(|c| game.shares_held(Holder::Pool, *c))
+        .map(|c| shares_held(game, Holder::Pool, *c))
         .sum();
     for minor in &merging {
         game.board.transfer_tokens(game.title.map, *minor, target);
@@ -574,32 +590,4 @@ fn discard(game: &mut Game, corp: CorpId, train: crate::ids::TrainId) -> Result<
         next_player(game);
     }
     Ok(())
-}
-
-impl Game {
-    /// Closes a corporation: tokens, shares and market marker go; its cash returns to the bank;
-    /// its trains leave play.
-    pub(crate) fn close_corporation(&mut self, corp: CorpId) {
-        self.retire_trains(corp);
-        self.board.remove_tokens(corp);
-        self.board.remove_reservations(corp);
-        let cash = self.corp(corp).cash;
-        self.bank += cash;
-        self.corp_mut(corp).cash = Money::ZERO;
-        for p in &mut self.players {
-            p.shares.retain(|s| s.corp != corp);
-        }
-        self.pool.retain(|s| s.corp != corp);
-        self.corp_mut(corp).ipo.clear();
-        if let Some(pos) = self.corp(corp).share_price {
-            if let Some(list) = self.market_cells.get_mut(&pos) {
-                list.retain(|c| *c != corp);
-            }
-        }
-        let companies = std::mem::take(&mut self.corp_mut(corp).companies);
-        for c in companies {
-            self.close_company(c);
-        }
-        self.corp_mut(corp).closed = true;
-    }
 }

@@ -1,5 +1,5 @@
-//! Self-play choices for what 1836Jr30 does not have (18Ireland): minor auctions, share
-//! issues, and the merger round.
+//! 18Ireland's self-play choices (its [`TitlePolicy`]) where the generic policies would play
+//! it badly: minor auctions, share issues, and the merger round.
 //!
 //! A game of 18Ireland ends by the bank breaking, a share price reaching the end of the
 //! market, or a bankruptcy. Players that let the minors go unstarted (each stock round without
@@ -7,18 +7,45 @@
 //! leave a game in which nothing operates and only the round limit (turn 100, unfinished)
 //! ends it, so both policies start minors readily, at low prices, and keep prices up.
 
-use super::Rng;
 use crate::action::{Action, BidTarget, DividendKind, Entity};
 use crate::engine::{Game, LegalAction, LegalActions, RoundKind};
 use crate::ids::Money;
+use crate::selfplay::{Rng, TitlePolicy};
 
-/// Whether the title uses these choices.
-pub(super) fn applies(game: &Game) -> bool {
-    game.title.minor_auction.is_some()
+/// 18Ireland's self-play choices.
+#[derive(Debug)]
+pub(super) struct IrelandPolicy;
+
+impl TitlePolicy for IrelandPolicy {
+    fn random_candidates(&self, game: &Game, legal: &LegalActions) -> LegalActions {
+        LegalActions {
+            actions: keeps_corporations(game, legal)
+                .into_iter()
+                .cloned()
+                .collect(),
+            ..legal.clone()
+        }
+    }
+
+    fn kind_weight(&self, action: &Action) -> Option<f64> {
+        kind_weight(action)
+    }
+
+    fn pick_price(&self, legal: &LegalAction, rng: &mut Rng) -> Option<Action> {
+        pick_price(legal, rng)
+    }
+
+    fn greedy_candidates(&self, game: &Game, legal: &LegalActions) -> LegalActions {
+        without_dead_ends(game, legal)
+    }
+
+    fn greedy(&self, game: &Game, legal: &LegalActions, own: &[&LegalAction]) -> Option<Action> {
+        greedy(game, legal, own)
+    }
 }
 
-/// Kind weights of the random policy where they differ from 1836Jr30's.
-pub(super) fn kind_weight(a: &Action) -> Option<f64> {
+/// Kind weights of the random policy where they differ from the generic ones.
+fn kind_weight(a: &Action) -> Option<f64> {
     Some(match a {
         // Opening or raising a minor auction.
         Action::Bid {
@@ -49,7 +76,7 @@ pub(super) fn kind_weight(a: &Action) -> Option<f64> {
 /// which nobody can act (in 18xx.games too, see [`stuck_after`]): an emergency sale past the
 /// purchase minimum, a private's first lay that no second lay can join (DR, TDR: they must
 /// lay both), and a par with no city for the major's home token.
-pub(super) fn keeps_corporations<'l>(game: &Game, legal: &'l LegalActions) -> Vec<&'l LegalAction> {
+fn keeps_corporations<'l>(game: &Game, legal: &'l LegalActions) -> Vec<&'l LegalAction> {
     let open = |g: &Game| g.corps.iter().filter(|c| !c.closed).count();
     let before = open(game);
     let kept: Vec<&LegalAction> = legal
@@ -88,7 +115,7 @@ pub(super) fn keeps_corporations<'l>(game: &Game, legal: &'l LegalActions) -> Ve
 /// Drops the greedy moves after which nobody can act (in 18xx.games too, see
 /// [`stuck_after`]): a par with no city for the major's home token and an emergency sale past
 /// the purchase minimum. Everything else is kept, and everything if nothing would be.
-pub(super) fn without_dead_ends(game: &Game, legal: &LegalActions) -> LegalActions {
+fn without_dead_ends(game: &Game, legal: &LegalActions) -> LegalActions {
     // Whether a home can be found does not depend on the price: one trial per corporation.
     let mut pars: std::collections::BTreeMap<crate::ids::CorpId, bool> = Default::default();
     let alive = |a: &Action| {
@@ -169,17 +196,17 @@ fn stuck_after(before: &Game, action: &Action, next: &Game) -> bool {
 
 /// A price for a ranged action: bids stay within a few steps of the lowest, so that the
 /// winner keeps cash for shares; other ranges are uniform.
-pub(super) fn pick_price(l: &LegalAction, rng: &mut Rng) -> Option<Action> {
+fn pick_price(l: &LegalAction, rng: &mut Rng) -> Option<Action> {
     let (lo, hi) = l.price_range()?;
     let step = l.price_step?.0.max(1);
     let count = ((hi.0 - lo.0) / step + 1).min(4);
     Some(l.at_price(Money(lo.0 + step * rng.below(count as u64) as i64)))
 }
 
-/// The greedy choice where it differs from 1836Jr30's: minor auctions in the stock round, the
+/// The greedy choice where it differs from the generic one: minor auctions in the stock round, the
 /// home city of a started major, and the merger round. `None` leaves the choice to the
 /// common greedy policy.
-pub(super) fn greedy(game: &Game, legal: &LegalActions, own: &[&LegalAction]) -> Option<Action> {
+fn greedy(game: &Game, legal: &LegalActions, own: &[&LegalAction]) -> Option<Action> {
     match game.round_kind() {
         RoundKind::Stock => greedy_stock(game, legal, own),
         RoundKind::Merger => Some(greedy_merger(game, own)),
