@@ -22,9 +22,12 @@ pub struct ActionNote {
     /// The glyph (`!`, `?!`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub glyph: Option<String>,
-    /// Comments, in the order written.
+    /// Comments on their own lines before the move.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub comments: Vec<String>,
+    pub before: Vec<String>,
+    /// Comments after the move on its line.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub after: Vec<String>,
     /// Variations written after the move, as written.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub variations: Vec<String>,
@@ -32,7 +35,10 @@ pub struct ActionNote {
 
 impl ActionNote {
     fn is_empty(&self) -> bool {
-        self.glyph.is_none() && self.comments.is_empty() && self.variations.is_empty()
+        self.glyph.is_none()
+            && self.before.is_empty()
+            && self.after.is_empty()
+            && self.variations.is_empty()
     }
 }
 
@@ -114,8 +120,8 @@ impl GameDocument {
     }
 }
 
-/// The notes of the main line: each glyph at its move, each comment at the move it follows
-/// on the same line, or at the move after it when it stands on its own line.
+/// The notes of the main line: each glyph at its move, each comment after the move it follows
+/// on the same line, or before the move after it when it stands on its own line.
 fn notes_of(game: &GameText, log: &GameLog, text: &str) -> Notes {
     let mut index_at: BTreeMap<usize, usize> = BTreeMap::new();
     for (i, a) in log.actions.iter().enumerate() {
@@ -135,20 +141,20 @@ fn notes_of(game: &GameText, log: &GameLog, text: &str) -> Notes {
                     continue;
                 };
                 let note = notes.entry(i).or_default();
-                note.comments.append(&mut pending);
+                note.before.append(&mut pending);
                 if let Some(a) = m.annotation {
                     note.glyph = Some(a.as_str().to_string());
                 }
                 last = i;
             }
             Element::Comment(c) if c.own_line && last > 0 => pending.push(c.text.clone()),
-            Element::Comment(c) => notes.entry(last).or_default().comments.push(c.text.clone()),
+            Element::Comment(c) => notes.entry(last).or_default().after.push(c.text.clone()),
             Element::Variation(v) => notes.entry(last).or_default().variations.push(slice(v.span)),
             Element::Heading(_) | Element::Check(_) | Element::Correction(_) => {}
         }
     }
     if !pending.is_empty() {
-        notes.entry(last).or_default().comments.append(&mut pending);
+        notes.entry(last).or_default().after.append(&mut pending);
     }
     notes.retain(|_, n| !n.is_empty());
     notes

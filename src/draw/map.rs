@@ -241,14 +241,18 @@ pub(crate) fn map_document(
     );
     axes(&mut svg, map, frame);
     svg.open("g", &[("class", "hexes".into())]);
+    // One hex a line, so that drawings diff by hex.
     for i in 0..map.hexes.len() {
+        svg.raw("\n");
         hex(&mut svg, HexIdx(i as u16));
     }
+    svg.raw("\n");
     svg.close("g");
     if !options.routes.is_empty() {
         route_legend(&mut svg, game, frame, options);
     }
     svg.close("svg");
+    svg.raw("\n");
     svg.finish()
 }
 
@@ -1022,19 +1026,6 @@ fn decorations(
         let (ux, uy) = edge_direction(dir);
         (ux * reach, uy * reach)
     };
-    if let Some(label) = &tile.label {
-        let at = place(used, &[2.0, 1.0, 4.0, 5.0, 1.5, 2.5, 4.5, 0.5, 5.5, 3.5, 3.0, 0.0], 62.0);
-        p.text(
-            at,
-            24.0,
-            &[("font-weight", "bold".into()), ("class", "label".into())],
-            label,
-        );
-    }
-    if tile.upgrade_cost > 0 {
-        let at = place(used, &[4.0, 3.0, 5.0, 2.0, 1.0, 0.0], 52.0);
-        terrain(p, tile, at);
-    }
     if let Some(name) = &def.location {
         let at = place(used, &[3.0, 0.0], 60.0);
         let size = if name.chars().count() > 14 { 11.5 } else { 14.0 };
@@ -1049,6 +1040,19 @@ fn decorations(
             ],
             name,
         );
+    }
+    if let Some(label) = &tile.label {
+        let at = place(used, &[2.0, 1.0, 4.0, 5.0, 1.5, 2.5, 4.5, 0.5, 5.5, 3.5, 3.0, 0.0], 62.0);
+        p.text(
+            at,
+            24.0,
+            &[("font-weight", "bold".into()), ("class", "label".into())],
+            label,
+        );
+    }
+    if tile.upgrade_cost > 0 {
+        let at = place(used, &[4.0, 3.0, 5.0, 2.0, 1.0, 0.0], 52.0);
+        terrain(p, tile, at);
     }
     if laid {
         let at = place(used, &[5.0, 4.0, 1.0, 2.0, 0.0, 3.0], 70.0);

@@ -7,7 +7,8 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::action::{Action, BidTarget, DividendKind, Entity};
+use crate::action::{Action, BidTarget, DividendKind, Entity, RouteSpec};
+use crate::engine::map::TrainRoute;
 use crate::engine::{CompanyOwner, Game, TrainOwner};
 use crate::ids::{CorpId, Money, PlayerId, ShareId, TrainId};
 use crate::log::GameLog;
@@ -23,7 +24,7 @@ pub struct Event {
     /// The round it happened in.
     pub round: String,
     /// `round`, `action`, `auto`, `price`, `float`, `president`, `phase`, `rust`, `close`,
-    /// `comment`, `glyph`, `variation`, `end`, `standing`.
+    /// `private`, `comment`, `variation`, `end`, `standing`.
     pub kind: &'static str,
     /// Who acted, if anyone.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -51,11 +52,25 @@ fn round_heading(game: &Game) -> String {
 pub fn events(log: &GameLog, notes: Option<&Notes>) -> Result<Vec<Event>, ReplayError> {
     let mut replay = Replay::new(log)?;
     let mut out = Vec::new();
+    let push_before = |out: &mut Vec<Event>, index: usize, round: &str| {
+        let Some(note) = notes.and_then(|n| n.get(&index)) else {
+            return;
+        };
+        for c in &note.before {
+            out.push(Event {
+                index,
+                round: round.to_string(),
+                kind: "comment",
+                actor: None,
+                text: c.clone(),
+            });
+        }
+    };
     let push_notes = |out: &mut Vec<Event>, index: usize, round: &str| {
         let Some(note) = notes.and_then(|n| n.get(&index)) else {
             return;
         };
-        for c in &note.comments {
+        for c in &note.after {
             out.push(Event {
                 index,
                 round: round.to_string(),
@@ -88,6 +103,7 @@ pub fn events(log: &GameLog, notes: Option<&Notes>) -> Result<Vec<Event>, Replay
     while let Some(logged) = log.actions.get(replay.processed()) {
         let index = replay.processed() + 1;
         let round = before.round_label();
+        push_before(&mut out, index, &round);
         let mut state = before.clone();
         let mut steps: Vec<(&Action, bool)> = vec![(&logged.action, false)];
         steps.extend(logged.auto_actions.iter().map(|a| (&a.action, true)));
@@ -179,19 +195,51 @@ fn train_kind(game: &Game, train: TrainId) -> String {
     format!("{}-train", game.title.train(train.kind).name)
 }
 
-fn stops_of(route: &crate::action::RouteSpec) -> String {
-    let mut stops: Vec<String> = Vec::new();
-    for conn in &route.connections {
-        if let (Some(a), Some(b)) = (conn.first(), conn.last()) {
-            if stops.is_empty() {
-                stops.push(a.to_string());
-            }
-            if stops.last() != Some(&b.to_string()) {
-                stops.push(b.to_string());
-            }
-        }
+/// Each route's revenue and stops, as the engine's run check evaluates them.
+fn run_details(game: &Game, corp: CorpId, routes: &[RouteSpec]) -> Vec<(Money, String)> {
+    let trains: Vec<TrainRoute<'_>> = routes
+        .iter()
+        .map(|r| TrainRoute {
+            spec: r,
+            distance: u32::from(game.title.train(r.train.kind).distance),
+        })
+        .collect();
+    let setup = game.run_setup(corp);
+    game.board
+        .compute_run_with(
+            game.title.map,
+            corp,
+            &trains,
+            &game.title.phases[game.phase].tiles,
+            &setup.context(),
+        )
+        .map(|runs| {
+            runs.into_iter()
+                .map(|r| {
+                    let stops: Vec<String> = r.stops.iter().map(|(h, _)| h.to_string()).collect();
+                    (r.revenue, stops.join("–"))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// What certificates cost or fetch: the price per share unit (par from the IPO, the market
+/// price otherwise) times the units.
+fn share_amount(game: &Game, shares: &[ShareId], from_ipo: bool) -> Money {
+    let Some(first) = shares.first() else {
+        return Money::ZERO;
+    };
+    let corp = first.corp;
+    let price = if from_ipo {
+        game.corp(corp).par_price.or_else(|| game.share_price(corp))
+    } else {
+        game.share_price(corp)
     }
-    stops.join("–")
+    .unwrap_or(Money::ZERO);
+    let unit = i64::from(game.normal_share_percent(corp)).max(1);
+    let pct: i64 = shares.iter().map(|s| i64::from(share_percent(game, *s))).sum();
+    Money(price.0 * pct / unit)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -227,7 +275,9 @@ fn describe(
                 return;
             };
             let pct: u32 = shares.iter().map(|s| u32::from(share_percent(before, *s))).sum();
-            let from = if before.corp(first.corp).ipo.contains(first) {
+            let from_ipo = before.corp(first.corp).ipo.contains(first);
+            let spent = share_amount(before, shares, from_ipo);
+            let from = if from_ipo {
                 "the IPO"
             } else if before.pool.contains(first) {
                 "the market"
@@ -249,7 +299,7 @@ fn describe(
             format!(
                 "{who} sells {pct}% of {} to the market for {}",
                 corp_name(before, first.corp),
-                Money(-spent.0)
+                share_amount(before, shares, false)
             )
         }
         Action::BuyCompany { company, price, .. } => {
@@ -310,8 +360,8 @@ fn describe(
             let Entity::Corporation(corp) = entity else {
                 return;
             };
-            let revenues = before.run_revenues(corp, routes).unwrap_or_default();
-            let total: Money = revenues.iter().copied().sum();
+            let runs = run_details(before, corp, routes);
+            let total: Money = runs.iter().map(|r| r.0).sum();
             if let Some(slot) = last_run.get_mut(usize::from(corp.0)) {
                 *slot = total;
             }
@@ -320,9 +370,9 @@ fn describe(
             } else {
                 let parts: Vec<String> = routes
                     .iter()
-                    .zip(revenues.iter().copied().chain(std::iter::repeat(Money::ZERO)))
-                    .map(|(r, rev)| {
-                        format!("a {} {} for {rev}", train_kind(before, r.train), stops_of(r))
+                    .zip(runs.iter())
+                    .map(|(r, (rev, stops))| {
+                        format!("a {} {stops} for {rev}", train_kind(before, r.train))
                     })
                     .collect();
                 format!("{who} runs {} ({total} in all)", parts.join(" and "))
@@ -419,16 +469,13 @@ fn consequences(
     for (k, b) in before.companies.iter().enumerate() {
         let a = &after.companies[k];
         let sym = &before.title.companies[k].sym;
-        if b.owner != a.owner && !matches!(b.owner, CompanyOwner::Unsold) {
-            continue;
-        }
         if matches!(b.owner, CompanyOwner::Unsold) && a.owner != b.owner {
             let owner = match a.owner {
                 CompanyOwner::Player(p) => after.player(p).name.clone(),
                 CompanyOwner::Corporation(c) => corp_name(after, c).to_string(),
                 CompanyOwner::Unsold => continue,
             };
-            push(out, "float", None, format!("{owner} wins {sym}"));
+            push(out, "private", None, format!("{owner} wins {sym}"));
         }
     }
     for c in 0..before.corps.len() {

@@ -74,7 +74,7 @@
     }
     if (note) {
       if (note.glyph) parts.unshift('<span class="glyph">' + esc(note.glyph) + "</span>");
-      (note.comments || []).forEach(function (c) { parts.push('<div class="comment">' + esc(c) + "</div>"); });
+      (note.before || []).concat(note.after || []).forEach(function (c) { parts.push('<div class="comment">' + esc(c) + "</div>"); });
       (note.variations || []).forEach(function (v) { parts.push('<div class="variation">' + esc(v) + "</div>"); });
     }
     document.getElementById("note").innerHTML = parts.join("") || "&nbsp;";

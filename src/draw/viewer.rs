@@ -346,9 +346,13 @@ pub fn html(doc: &GameDocument) -> Result<String, ReplayError> {
             list.push(e.text);
         }
     }
+    // The page shows the file's name, not where it was on the machine that made it.
+    let shown_name = std::path::Path::new(&doc.name)
+        .file_name()
+        .map_or_else(|| doc.name.clone(), |n| n.to_string_lossy().into_owned());
     let schema = Schema {
         title: start.title.name.clone(),
-        name: doc.name.clone(),
+        name: shown_name.clone(),
         count,
         players: start.players.iter().map(|p| p.name.clone()).collect(),
         corps: (0..start.corps.len())
@@ -400,7 +404,7 @@ pub fn html(doc: &GameDocument) -> Result<String, ReplayError> {
         .and_then(|t| {
             t.render(minijinja::context! {
                 title => start.title.name.clone(),
-                name => doc.name.clone(),
+                name => shown_name,
                 players => start.players.iter().map(|p| p.name.clone()).collect::<Vec<_>>().join(", "),
                 result => result_line(&end),
                 count => count,
