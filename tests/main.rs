@@ -26,3 +26,8 @@ mod notation_props;
 mod routes;
 /// The notation scenarios (`samples/scenarios/`) and the grammar guide's examples.
 mod scenarios;
+/// Pictures: map snapshots and the map against the board at every state, charts, the
+/// transcript, the viewer.
+mod draw;
+/// The HTML viewer in headless Chromium.
+mod browser;

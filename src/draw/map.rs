@@ -1027,7 +1027,12 @@ fn decorations(
         (ux * reach, uy * reach)
     };
     if let Some(name) = &def.location {
-        let at = place(used, &[3.0, 0.0], 60.0);
+        // Top or bottom; nearer the side when a stop or track is there too.
+        let crowded = [3.0, 0.0].iter().all(|page| {
+            let local = (page - shift).rem_euclid(6.0);
+            used.iter().any(|u| super::tile::direction_gap(local, *u) < 0.75)
+        });
+        let at = place(used, &[3.0, 0.0], if crowded { 76.0 } else { 60.0 });
         let size = if name.chars().count() > 14 { 11.5 } else { 14.0 };
         p.text(
             at,

@@ -338,8 +338,9 @@ pub fn layout(tile: &TileDef, rotation: u8) -> TileShape {
             });
             continue;
         }
+        // Side by side first, leaving the top and bottom to the name and the label.
         let dir = if taken.is_empty() {
-            0.0
+            1.5
         } else {
             (0..12)
                 .map(|i| f64::from(i) / 2.0)
@@ -479,7 +480,7 @@ mod tests {
     #[test]
     fn stops_without_track_spread_out() {
         let e5 = layout(def("E5"), 0);
-        assert_eq!(e5.nodes[0].towards, Some(0.0));
-        assert_eq!(e5.nodes[1].towards, Some(3.0));
+        assert_eq!(e5.nodes[0].towards, Some(1.5));
+        assert_eq!(e5.nodes[1].towards, Some(4.5));
     }
 }

@@ -1,0 +1,285 @@
+//! Pictures of a game: map snapshots of a few states of every title, the map against the
+//! board at every state of every fixture, charts, the transcript and the viewer.
+
+use std::path::{Path, PathBuf};
+
+use railnote::draw::document::GameDocument;
+use railnote::draw::map::{map_svg, route_paths, DrawnRoute, MapOptions};
+use railnote::draw::{caption, chart, transcript, viewer};
+use railnote::engine::map::SearchLimits;
+use railnote::engine::Game;
+use railnote::ids::CorpId;
+use railnote::log::GameLog;
+use railnote::output::best_run;
+use railnote::replay::Replay;
+
+use crate::common::{fixtures, shared_dir};
+
+fn sample(name: &str) -> GameDocument {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples").join(name);
+    let text = std::fs::read_to_string(&path).unwrap();
+    GameDocument::from_notation(name, &text).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// The game after `n` actions.
+fn game_at(log: &GameLog, n: usize) -> Game {
+    let mut replay = Replay::new(log).unwrap();
+    while replay.processed() < n {
+        replay.step().unwrap().unwrap();
+    }
+    replay.game().clone()
+}
+
+/// The first state of a round.
+fn round_start(log: &GameLog, round: &str) -> usize {
+    let mut replay = Replay::new(log).unwrap();
+    while replay.game().round_label() != round {
+        replay.step().unwrap().unwrap();
+    }
+    replay.processed()
+}
+
+fn map_at(log: &GameLog, n: usize) -> String {
+    let game = game_at(log, n);
+    map_svg(
+        &game,
+        &MapOptions {
+            caption: caption(&game, n),
+            ..MapOptions::default()
+        },
+    )
+}
+
+/// The map with the best run of the corporation that earns most.
+fn best_run_map(log: &GameLog, n: usize) -> String {
+    let game = game_at(log, n);
+    let (corp, best) = (0..game.corps.len())
+        .map(|i| CorpId(i as u8))
+        .filter(|&c| !game.corp(c).closed && !game.corp(c).trains.is_empty())
+        .map(|c| (c, best_run(&game, c, SearchLimits::default()).unwrap()))
+        .max_by_key(|(c, b)| (b.total, std::cmp::Reverse(*c)))
+        .unwrap();
+    let sym = &game.title.corp(corp).sym;
+    assert!(!best.routes.is_empty(), "{sym} runs at {n}");
+    let routes = best
+        .routes
+        .iter()
+        .map(|r| DrawnRoute {
+            train: game.train_name(r.spec.train),
+            stops: r.stops.iter().map(|(h, _)| *h).collect(),
+            revenue: r.revenue,
+            paths: route_paths(&game, &r.spec),
+        })
+        .collect();
+    map_svg(
+        &game,
+        &MapOptions {
+            caption: caption(&game, n),
+            routes,
+            routes_of: Some(corp),
+        },
+    )
+}
+
+/// Snapshots of the start, a middle operating round and the end of each title's annotated
+/// game, and a best run at the end: every hex a line, so a change shows as the hexes it touches.
+#[test]
+fn map_snapshots() {
+    for (file, middle) in [
+        ("1836jr30-complete-annotated.rn", "OR 14.1"),
+        ("18ireland-complete-annotated.rn", "OR 5.1"),
+    ] {
+        let doc = sample(file);
+        let title = file.split('-').next().unwrap();
+        let mid = round_start(&doc.log, middle);
+        let end = doc.log.actions.len();
+        for (state, n) in [("start", 0), ("middle", mid), ("end", end)] {
+            let svg = map_at(&doc.log, n);
+            assert_eq!(svg, map_at(&doc.log, n), "the same state draws the same bytes");
+            insta::assert_snapshot!(format!("map_{title}_{state}"), svg);
+        }
+        insta::assert_snapshot!(format!("map_{title}_best_run"), best_run_map(&doc.log, end));
+    }
+}
+
+/// The attributes of every laid tile (`data-tile="57" data-tile-id="57-2" data-rotation="1"`)
+/// and every token (`data-corp`) in a map drawing.
+fn drawn(svg: &str) -> (Vec<(String, String, String)>, usize) {
+    let mut tiles = Vec::new();
+    for hex in svg.split("<g data-hex=\"").skip(1) {
+        let head = &hex[..hex.find('>').unwrap()];
+        let attr = |name: &str| {
+            head.split(&format!(" {name}=\""))
+                .nth(1)
+                .map(|rest| rest[..rest.find('"').unwrap()].to_string())
+        };
+        if let Some(tile) = attr("data-tile-id") {
+            let coord = head[..head.find('"').unwrap()].to_string();
+            tiles.push((coord, tile, attr("data-rotation").unwrap()));
+        }
+    }
+    let tokens = svg.matches("class=\"token\" data-corp=").count();
+    (tiles, tokens)
+}
+
+/// The map shows the board: at every state of every fixture and sample, each laid tile is
+/// drawn on its hex with its rotation, and each token placed is drawn.
+#[test]
+fn the_map_shows_the_board_at_every_state() {
+    let mut logs: Vec<(String, GameLog)> = Vec::new();
+    for file in [
+        "1836jr30-complete-annotated.rn",
+        "18ireland-complete-annotated.rn",
+    ] {
+        logs.push((file.to_string(), sample(file).log));
+    }
+    if let Some(shared) = shared_dir() {
+        for title in ["1836Jr30", "18Ireland"] {
+            for path in fixtures(&shared, title) {
+                let text = std::fs::read_to_string(&path).unwrap();
+                logs.push((
+                    path.display().to_string(),
+                    railnote::log::read(&path.display().to_string(), &text).unwrap(),
+                ));
+            }
+        }
+    }
+    let mut states = 0;
+    for (name, log) in &logs {
+        let mut replay = Replay::new(log).unwrap();
+        loop {
+            let game = replay.game();
+            let svg = map_svg(game, &MapOptions::default());
+            let (tiles, tokens) = drawn(&svg);
+            let map = game.title.map;
+            let expected: Vec<(String, String, String)> = game
+                .board
+                .laid_tiles(map)
+                .map(|(hex, tile, rotation)| {
+                    (hex.to_string(), map.tile_name(tile), rotation.get().to_string())
+                })
+                .collect();
+            let n = replay.processed();
+            assert_eq!(tiles, expected, "{name} after {n} actions: tiles");
+            let placed: usize = (0..game.corps.len())
+                .map(|c| game.token_hexes(CorpId(c as u8)).len())
+                .sum();
+            assert_eq!(tokens, placed, "{name} after {n} actions: tokens");
+            states += 1;
+            match replay.step() {
+                None => break,
+                Some(step) => {
+                    step.unwrap();
+                }
+            }
+        }
+    }
+    assert!(states > 1000, "{states} states drawn");
+}
+
+#[test]
+fn charts_of_the_annotated_game() {
+    let doc = sample("1836jr30-complete-annotated.rn");
+    let history = chart::History::of(&doc.log).unwrap();
+    let last = history.rounds.last().unwrap();
+    assert_eq!(last.round, "end");
+    // The standings of the sample's Result tag.
+    let values: Vec<i64> = last.values.iter().map(|m| m.0).collect();
+    assert_eq!(values, [5450, 5193, 3653, 4699]);
+    insta::assert_snapshot!("chart_1836jr30_prices", chart::prices_svg(&history));
+    insta::assert_snapshot!("chart_1836jr30_values", chart::values_svg(&history));
+}
+
+#[test]
+fn transcript_of_the_annotated_games() {
+    for file in [
+        "1836jr30-complete-annotated.rn",
+        "18ireland-complete-annotated.rn",
+    ] {
+        let doc = sample(file);
+        let events = transcript::events(&doc.log, Some(&doc.notes)).unwrap();
+        let title = file.split('-').next().unwrap();
+        insta::assert_snapshot!(format!("transcript_{title}"), transcript::text(&events));
+    }
+}
+
+#[test]
+fn transcript_json_has_one_object_per_event() {
+    let doc = sample("1836jr30-complete-annotated.rn");
+    let events = transcript::events(&doc.log, Some(&doc.notes)).unwrap();
+    let lines: Vec<String> = events
+        .iter()
+        .take(12)
+        .map(|e| serde_json::to_string(e).unwrap())
+        .collect();
+    insta::assert_snapshot!("transcript_json_opening", lines.join("\n"));
+    let glyph = events
+        .iter()
+        .find(|e| e.kind == "action" && e.index == 5)
+        .unwrap();
+    assert_eq!(glyph.text, "Ann bids 160 for CFL ?!");
+}
+
+/// The viewer of every fixture and sample: one file under 2 MB with every state, the same
+/// bytes twice.
+#[test]
+fn viewers_of_every_game_stay_small() {
+    let mut docs = vec![
+        sample("1836jr30-complete-annotated.rn"),
+        sample("18ireland-complete-annotated.rn"),
+    ];
+    if let Some(shared) = shared_dir() {
+        for title in ["1836Jr30", "18Ireland"] {
+            for path in fixtures(&shared, title) {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let log = railnote::log::read(&path.display().to_string(), &text).unwrap();
+                let doc = GameDocument::from_json_log(&log).unwrap();
+                assert!(doc.converted);
+                assert_eq!(
+                    doc.log.actions.len(),
+                    log.actions.len(),
+                    "{}: the notation has the log's actions",
+                    path.display()
+                );
+                docs.push(doc);
+            }
+        }
+    }
+    for doc in &docs {
+        let html = viewer::html(doc).unwrap();
+        assert!(
+            html.len() <= 2 * 1024 * 1024,
+            "{}: {} bytes",
+            doc.name,
+            html.len()
+        );
+        let count = doc.log.actions.len();
+        assert!(html.contains(&format!("max=\"{count}\"")), "{}", doc.name);
+        assert!(html.contains(&format!("data-i=\"{count}\"")), "{}: last move", doc.name);
+    }
+    let first = viewer::html(&docs[0]).unwrap();
+    assert_eq!(first, viewer::html(&docs[0]).unwrap());
+}
+
+/// The viewer loads nothing from the network: its only URLs are SVG namespaces.
+#[test]
+fn the_viewer_is_self_contained() {
+    let html = viewer::html(&sample("18ireland-complete-annotated.rn")).unwrap();
+    let outside: Vec<&str> = html
+        .split("http")
+        .skip(1)
+        .filter(|rest| !rest.starts_with("://www.w3.org/2000/svg"))
+        .collect();
+    assert!(outside.is_empty(), "{} outside references", outside.len());
+    assert!(!html.contains("<script src"));
+    assert!(!html.contains("<link"));
+}
+
+pub(crate) fn viewer_file(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("draw");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let html = viewer::html(&sample("1836jr30-complete-annotated.rn")).unwrap();
+    std::fs::write(&path, html).unwrap();
+    path
+}
