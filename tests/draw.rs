@@ -283,3 +283,21 @@ pub(crate) fn viewer_file(name: &str) -> PathBuf {
     std::fs::write(&path, html).unwrap();
     path
 }
+
+/// The tiles (`E5:59:2`, by hex, name and rotation) and the number of tokens on the board of
+/// the viewer's game after `n` actions, from the engine.
+pub(crate) fn board_after(n: usize) -> (Vec<String>, usize) {
+    let game = game_at(&sample("1836jr30-complete-annotated.rn").log, n);
+    let map = game.title.map;
+    let tiles = game
+        .board
+        .laid_tiles(map)
+        .map(|(hex, tile, rotation)| {
+            format!("{hex}:{}:{}", map.tile_def(tile.def).name, rotation.get())
+        })
+        .collect();
+    let tokens = (0..game.corps.len())
+        .map(|c| game.token_hexes(CorpId(c as u8)).len())
+        .sum();
+    (tiles, tokens)
+}
