@@ -301,3 +301,128 @@ pub(crate) fn board_after(n: usize) -> (Vec<String>, usize) {
         .sum();
     (tiles, tokens)
 }
+
+/// The commands: exit codes, outputs by extension, the mistakes people make.
+mod cli {
+    use std::process::{Command, Output};
+
+    fn railnote(args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_railnote"))
+            .args(args)
+            .output()
+            .unwrap()
+    }
+
+    fn sample(name: &str) -> String {
+        format!("{}/samples/{name}", env!("CARGO_MANIFEST_DIR"))
+    }
+
+    fn out(name: &str) -> String {
+        let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("draw-cli");
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join(name).display().to_string()
+    }
+
+    fn stderr(o: &Output) -> String {
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    }
+
+    #[test]
+    fn map_writes_svg_and_png() {
+        let game = sample("1836jr30-complete-annotated.rn");
+        let svg = out("or.svg");
+        let o = railnote(&["map", &game, "--at", "OR 11.1", "-o", &svg]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let text = std::fs::read_to_string(&svg).unwrap();
+        assert!(text.contains("1836Jr30 · OR 11.1 · phase 3 · after 105 actions"));
+        assert!(text.contains("data-hex=\"E11\" transform=\"translate("));
+        let png = out("end.png");
+        let o = railnote(&["map", &game, "--routes", "nbds", "-o", &png]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let bytes = std::fs::read(&png).unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+        // Width and height from the IHDR chunk: half the SVG's units by default.
+        let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+        assert!((600..800).contains(&width), "{width} pixels wide");
+    }
+
+    #[test]
+    fn map_mistakes_are_explained() {
+        let game = sample("1836jr30-complete-annotated.rn");
+        let o = railnote(&["map", &game, "-o", &out("board.jpg")]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("must end in .svg or .png"), "{}", stderr(&o));
+        let o = railnote(&["map", &game, "--at", "9999", "-o", &out("x.svg")]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("no such state (the log has 445 actions"), "{}", stderr(&o));
+        let o = railnote(&["map", &game, "--at", "OR 99.1", "-o", &out("x.svg")]);
+        assert_eq!(o.status.code(), Some(2));
+        let o = railnote(&["map", &game, "--routes", "XYZ", "-o", &out("x.svg")]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("no such corporation (known: B, GCL, Nord, NBDS, HSM, NFL)"));
+        let o = railnote(&["map", &game, "--at", "0", "--routes", "B", "-o", &out("x.svg")]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("has not floated"), "{}", stderr(&o));
+        let o = railnote(&["map", &out("missing.rn"), "-o", &out("x.svg")]);
+        assert_eq!(o.status.code(), Some(2));
+    }
+
+    #[test]
+    fn chart_needs_one_kind() {
+        let game = sample("18ireland-complete-annotated.rn");
+        let o = railnote(&["chart", &game, "-o", &out("c.svg")]);
+        assert_eq!(o.status.code(), Some(2));
+        let o = railnote(&["chart", &game, "--prices", "--values", "-o", &out("c.svg")]);
+        assert_eq!(o.status.code(), Some(2));
+        let svg = out("values.svg");
+        let o = railnote(&["chart", &game, "--values", "-o", &svg]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let text = std::fs::read_to_string(&svg).unwrap();
+        for player in ["Aoife", "Brendan", "Ciara", "Declan"] {
+            assert!(text.contains(&format!("data-series=\"{player}\"")), "{player}");
+        }
+        let png = out("prices.png");
+        let o = railnote(&["chart", &game, "--prices", "-o", &png]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(&std::fs::read(&png).unwrap()[..4], b"\x89PNG");
+    }
+
+    #[test]
+    fn transcript_and_view_of_a_json_log() {
+        let log = sample("1836jr30-selfplay-greedy-2p-seed100.json");
+        let o = railnote(&["transcript", &log, "--format", "json"]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let text = String::from_utf8(o.stdout).unwrap();
+        let events: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(events[0]["kind"], "round");
+        assert_eq!(events.last().unwrap()["kind"], "standing");
+        let html = out("selfplay.html");
+        let o = railnote(&["view", &log, "-o", &html]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let page = std::fs::read_to_string(&html).unwrap();
+        assert!(page.contains("notation converted from the 18xx.games log"));
+    }
+
+    #[test]
+    fn a_broken_game_is_reported_not_drawn() {
+        let bad = out("bad.rn");
+        std::fs::write(
+            &bad,
+            "[Title \"1836Jr30\"]\n[Players \"Ann, Bob\"]\nPR\nBob: bid ACC 20\n",
+        )
+        .unwrap();
+        for args in [
+            vec!["view", bad.as_str(), "-o", "/dev/null"],
+            vec!["transcript", bad.as_str()],
+            vec!["map", bad.as_str(), "-o", "/tmp/never.svg"],
+            vec!["chart", bad.as_str(), "--prices", "-o", "/tmp/never.svg"],
+        ] {
+            let o = railnote(&args);
+            assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+            assert!(stderr(&o).contains("rules::not_your_turn"), "{args:?}: {}", stderr(&o));
+        }
+    }
+}
