@@ -146,9 +146,11 @@ impl Session<'_> {
     }
 
     fn severe_logs(&self) -> Vec<Value> {
-        let logs = self
-            .driver
-            .call("POST", &self.path("/se/log"), Some(json!({ "type": "browser" })));
+        let logs = self.driver.call(
+            "POST",
+            &self.path("/se/log"),
+            Some(json!({ "type": "browser" })),
+        );
         logs.as_array()
             .cloned()
             .unwrap_or_default()
@@ -200,7 +202,11 @@ fn the_viewer_steps_through_the_game_in_chromium() {
     session.go(&format!("{url}#0"));
     let start = session.shown();
     assert_eq!(start["state"], "0");
-    assert_eq!(start["tiles"], json!([]), "no tile is laid before the first action");
+    assert_eq!(
+        start["tiles"],
+        json!([]),
+        "no tile is laid before the first action"
+    );
     assert_eq!(start["current"], json!([]), "no move before the first");
 
     // Action 88 is Nord's first lay (`Nord: lay 8 I5 r5`, per the transcript snapshot).
@@ -209,7 +215,10 @@ fn the_viewer_steps_through_the_game_in_chromium() {
     assert_eq!(at88["state"], "88");
     assert_eq!(at88["current"], json!(["88"]));
     assert_eq!(at88["tiles"], json!(["I5:8:5"]));
-    assert!(at88["note"].as_str().unwrap().contains("Nord lays tile 8 on I5"));
+    assert!(at88["note"]
+        .as_str()
+        .unwrap()
+        .contains("Nord lays tile 8 on I5"));
 
     session.press(ARROW_RIGHT);
     session.press(ARROW_RIGHT);

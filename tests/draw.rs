@@ -16,7 +16,9 @@ use railnote::replay::Replay;
 use crate::common::{fixtures, shared_dir};
 
 fn sample(name: &str) -> GameDocument {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("samples")
+        .join(name);
     let text = std::fs::read_to_string(&path).unwrap();
     GameDocument::from_notation(name, &text).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
@@ -95,7 +97,11 @@ fn map_snapshots() {
         let end = doc.log.actions.len();
         for (state, n) in [("start", 0), ("middle", mid), ("end", end)] {
             let svg = map_at(&doc.log, n);
-            assert_eq!(svg, map_at(&doc.log, n), "the same state draws the same bytes");
+            assert_eq!(
+                svg,
+                map_at(&doc.log, n),
+                "the same state draws the same bytes"
+            );
             insta::assert_snapshot!(format!("map_{title}_{state}"), svg);
         }
         insta::assert_snapshot!(format!("map_{title}_best_run"), best_run_map(&doc.log, end));
@@ -156,7 +162,11 @@ fn the_map_shows_the_board_at_every_state() {
                 .board
                 .laid_tiles(map)
                 .map(|(hex, tile, rotation)| {
-                    (hex.to_string(), map.tile_name(tile), rotation.get().to_string())
+                    (
+                        hex.to_string(),
+                        map.tile_name(tile),
+                        rotation.get().to_string(),
+                    )
                 })
                 .collect();
             let n = replay.processed();
@@ -255,7 +265,11 @@ fn viewers_of_every_game_stay_small() {
         );
         let count = doc.log.actions.len();
         assert!(html.contains(&format!("max=\"{count}\"")), "{}", doc.name);
-        assert!(html.contains(&format!("data-i=\"{count}\"")), "{}: last move", doc.name);
+        assert!(
+            html.contains(&format!("data-i=\"{count}\"")),
+            "{}: last move",
+            doc.name
+        );
     }
     let first = viewer::html(&docs[0]).unwrap();
     assert_eq!(first, viewer::html(&docs[0]).unwrap());
@@ -351,16 +365,33 @@ mod cli {
         let game = sample("1836jr30-complete-annotated.rn");
         let o = railnote(&["map", &game, "-o", &out("board.jpg")]);
         assert_eq!(o.status.code(), Some(2));
-        assert!(stderr(&o).contains("must end in .svg or .png"), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("must end in .svg or .png"),
+            "{}",
+            stderr(&o)
+        );
         let o = railnote(&["map", &game, "--at", "9999", "-o", &out("x.svg")]);
         assert_eq!(o.status.code(), Some(2));
-        assert!(stderr(&o).contains("no such state (the log has 445 actions"), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("no such state (the log has 445 actions"),
+            "{}",
+            stderr(&o)
+        );
         let o = railnote(&["map", &game, "--at", "OR 99.1", "-o", &out("x.svg")]);
         assert_eq!(o.status.code(), Some(2));
         let o = railnote(&["map", &game, "--routes", "XYZ", "-o", &out("x.svg")]);
         assert_eq!(o.status.code(), Some(2));
         assert!(stderr(&o).contains("no such corporation (known: B, GCL, Nord, NBDS, HSM, NFL)"));
-        let o = railnote(&["map", &game, "--at", "0", "--routes", "B", "-o", &out("x.svg")]);
+        let o = railnote(&[
+            "map",
+            &game,
+            "--at",
+            "0",
+            "--routes",
+            "B",
+            "-o",
+            &out("x.svg"),
+        ]);
         assert_eq!(o.status.code(), Some(2));
         assert!(stderr(&o).contains("has not floated"), "{}", stderr(&o));
         let o = railnote(&["map", &out("missing.rn"), "-o", &out("x.svg")]);
@@ -379,7 +410,10 @@ mod cli {
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         let text = std::fs::read_to_string(&svg).unwrap();
         for player in ["Aoife", "Brendan", "Ciara", "Declan"] {
-            assert!(text.contains(&format!("data-series=\"{player}\"")), "{player}");
+            assert!(
+                text.contains(&format!("data-series=\"{player}\"")),
+                "{player}"
+            );
         }
         let png = out("prices.png");
         let o = railnote(&["chart", &game, "--prices", "-o", &png]);
@@ -422,7 +456,11 @@ mod cli {
         ] {
             let o = railnote(&args);
             assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
-            assert!(stderr(&o).contains("rules::not_your_turn"), "{args:?}: {}", stderr(&o));
+            assert!(
+                stderr(&o).contains("rules::not_your_turn"),
+                "{args:?}: {}",
+                stderr(&o)
+            );
         }
     }
 }

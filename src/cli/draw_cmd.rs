@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 
 use super::{import, limits, notation_cmd, read_game, reject, with_path, Format, Outcome};
-use crate::draw::map::{map_svg, route_paths, DrawnRoute, MapOptions};
 use crate::draw::document::GameDocument;
+use crate::draw::map::{map_svg, route_paths, DrawnRoute, MapOptions};
 use crate::draw::{chart, png, transcript, viewer};
 use crate::engine::Game;
 use crate::ids::CorpId;

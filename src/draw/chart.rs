@@ -1,6 +1,9 @@
 //! Charts over a whole game: every corporation's share price and every player's value after
 //! each round, as plain SVG line charts with labelled axes and a legend.
 
+// A replay that fails ends the command; the size of the error does not matter.
+#![allow(clippy::result_large_err)]
+
 use crate::engine::Game;
 use crate::ids::{CorpId, Money};
 use crate::log::GameLog;
@@ -68,7 +71,11 @@ impl History {
                 .map(|i| {
                     let c = CorpId(i as u8);
                     let (fill, text) = corp_colours(game.title, c);
-                    (game.title.corp(c).sym.clone(), fill.to_string(), text.to_string())
+                    (
+                        game.title.corp(c).sym.clone(),
+                        fill.to_string(),
+                        text.to_string(),
+                    )
                 })
                 .collect(),
             players: game.players.iter().map(|p| p.name.clone()).collect(),
@@ -150,7 +157,12 @@ fn line_chart(title: &str, y_label: &str, rounds: &[RoundPoint], series: &[Serie
         "svg",
         &[
             ("xmlns", "http://www.w3.org/2000/svg".into()),
-            ("viewBox", format!("0 0 {} {}", Num(WIDTH), Num(HEIGHT)).as_str().into()),
+            (
+                "viewBox",
+                format!("0 0 {} {}", Num(WIDTH), Num(HEIGHT))
+                    .as_str()
+                    .into(),
+            ),
             ("width", WIDTH.into()),
             ("height", HEIGHT.into()),
             ("font-family", palette::FONT.into()),
@@ -247,9 +259,13 @@ fn line_chart(title: &str, y_label: &str, rounds: &[RoundPoint], series: &[Serie
                 &[
                     (
                         "transform",
-                        format!("translate({} {}) rotate(-60)", Num(x + 4.0), Num(TOP + plot_h + 10.0))
-                            .as_str()
-                            .into(),
+                        format!(
+                            "translate({} {}) rotate(-60)",
+                            Num(x + 4.0),
+                            Num(TOP + plot_h + 10.0)
+                        )
+                        .as_str()
+                        .into(),
                     ),
                     ("font-size", 11.0.into()),
                     ("text-anchor", "end".into()),
@@ -283,7 +299,10 @@ fn line_chart(title: &str, y_label: &str, rounds: &[RoundPoint], series: &[Serie
         }
         svg.open(
             "g",
-            &[("class", "series".into()), ("data-series", s.name.as_str().into())],
+            &[
+                ("class", "series".into()),
+                ("data-series", s.name.as_str().into()),
+            ],
         );
         for run in runs.iter().filter(|r| !r.is_empty()) {
             let points: Vec<String> = run

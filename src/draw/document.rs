@@ -149,7 +149,11 @@ fn notes_of(game: &GameText, log: &GameLog, text: &str) -> Notes {
             }
             Element::Comment(c) if c.own_line && last > 0 => pending.push(c.text.clone()),
             Element::Comment(c) => notes.entry(last).or_default().after.push(c.text.clone()),
-            Element::Variation(v) => notes.entry(last).or_default().variations.push(slice(v.span)),
+            Element::Variation(v) => notes
+                .entry(last)
+                .or_default()
+                .variations
+                .push(slice(v.span)),
             Element::Heading(_) | Element::Check(_) | Element::Correction(_) => {}
         }
     }

@@ -18,8 +18,8 @@ use crate::ids::{CorpId, HexId, Money};
 use super::palette::{self, corp_colours};
 use super::svg::{Num, PathData, Svg, Value};
 use super::tile::{
-    corner, edge_direction, free_direction, layout, NodeShape, Point, Stroke,
-    TileShape, APOTHEM, SLOT_RADIUS,
+    corner, edge_direction, free_direction, layout, NodeShape, Point, Stroke, TileShape, APOTHEM,
+    SLOT_RADIUS,
 };
 
 const MARGIN: f64 = 50.0;
@@ -125,7 +125,10 @@ pub fn route_paths(game: &Game, route: &RouteSpec) -> Vec<(HexIdx, usize)> {
                 .checked_sub(1)
                 .and_then(|p| edge_to(hex, idxs[p]))
                 .map(End::Edge);
-            let exit = idxs.get(i + 1).and_then(|&n| edge_to(hex, n)).map(End::Edge);
+            let exit = idxs
+                .get(i + 1)
+                .and_then(|&n| edge_to(hex, n))
+                .map(End::Edge);
             // A stop at the start or end of the connection: any node the track there reaches.
             let ends: Vec<End> = [entry, exit].into_iter().flatten().collect();
             let path_ends = |p: &crate::engine::map::PathDef| [p.a.rotated(rot), p.b.rotated(rot)];
@@ -139,11 +142,7 @@ pub fn route_paths(game: &Game, route: &RouteSpec) -> Vec<(HexIdx, usize)> {
                     chosen.push(k);
                 } else {
                     for side in &ends {
-                        chosen.extend(
-                            def.paths
-                                .iter()
-                                .position(|p| path_ends(p).contains(side)),
-                        );
+                        chosen.extend(def.paths.iter().position(|p| path_ends(p).contains(side)));
                     }
                 }
             } else if let Some(side) = ends.first() {
@@ -310,14 +309,18 @@ fn axes(svg: &mut Svg, map: &MapData, frame: &Frame) {
             Layout::Flat => (x, y),
             Layout::Pointy => (y, x),
         };
-        let e = letters.entry(h.id.letter).or_insert((along, across, across));
+        let e = letters
+            .entry(h.id.letter)
+            .or_insert((along, across, across));
         e.1 = e.1.min(across);
         e.2 = e.2.max(across);
         let (along_n, across_n) = match map.layout {
             Layout::Flat => (y, x),
             Layout::Pointy => (x, y),
         };
-        let e = numbers.entry(h.id.number).or_insert((along_n, across_n, across_n));
+        let e = numbers
+            .entry(h.id.number)
+            .or_insert((along_n, across_n, across_n));
         e.1 = e.1.min(across_n);
         e.2 = e.2.max(across_n);
     }
@@ -437,12 +440,7 @@ pub fn hex_svg(game: &Game, frame: &Frame, hex: HexIdx, routes: &[DrawnRoute]) -
     let transform = if turn == 0.0 {
         format!("translate({} {})", Num(cx), Num(cy))
     } else {
-        format!(
-            "translate({} {}) rotate({})",
-            Num(cx),
-            Num(cy),
-            Num(turn)
-        )
+        format!("translate({} {}) rotate({})", Num(cx), Num(cy), Num(turn))
     };
     let laid = state.tile != def.tile;
     let tile_name = map.tile_name(state.tile);
@@ -583,7 +581,10 @@ fn offboard_arrow(p: &mut HexPainter<'_>, s: &Stroke) {
         .line_to(tip)
         .line_to(right)
         .close();
-    p.svg.leaf("path", &[("d", d.as_str().into()), ("fill", "#000000".into())]);
+    p.svg.leaf(
+        "path",
+        &[("d", d.as_str().into()), ("fill", "#000000".into())],
+    );
 }
 
 fn nodes(
@@ -618,14 +619,9 @@ fn nodes(
                         ("stroke-width", 2.0.into()),
                         (
                             "transform",
-                            format!(
-                                "translate({} {}) rotate({})",
-                                Num(x),
-                                Num(y),
-                                Num(angle)
-                            )
-                            .as_str()
-                            .into(),
+                            format!("translate({} {}) rotate({})", Num(x), Num(y), Num(angle))
+                                .as_str()
+                                .into(),
                         ),
                         ("class", "town".into()),
                     ],
@@ -706,14 +702,9 @@ fn city_slots(
         &[
             (
                 "transform",
-                format!(
-                    "translate({} {}) rotate({})",
-                    Num(x),
-                    Num(y),
-                    Num(angle)
-                )
-                .as_str()
-                .into(),
+                format!("translate({} {}) rotate({})", Num(x), Num(y), Num(angle))
+                    .as_str()
+                    .into(),
             ),
             ("class", "city".into()),
             ("data-node", (node as f64).into()),
@@ -962,7 +953,10 @@ fn offboard_revenue(p: &mut HexPainter<'_>, revenue: &Revenue, at: Point, phases
                 ("y", (-14.0).into()),
                 ("width", w.into()),
                 ("height", 28.0.into()),
-                ("fill", colour.map_or("#ffffff", palette::tile_colour).into()),
+                (
+                    "fill",
+                    colour.map_or("#ffffff", palette::tile_colour).into(),
+                ),
                 ("stroke", "#000000".into()),
                 ("stroke-width", if active { 3.0 } else { 1.0 }.into()),
             ],
@@ -1030,10 +1024,15 @@ fn decorations(
         // Top or bottom; nearer the side when a stop or track is there too.
         let crowded = [3.0, 0.0].iter().all(|page| {
             let local = (page - shift).rem_euclid(6.0);
-            used.iter().any(|u| super::tile::direction_gap(local, *u) < 0.75)
+            used.iter()
+                .any(|u| super::tile::direction_gap(local, *u) < 0.75)
         });
         let at = place(used, &[3.0, 0.0], if crowded { 76.0 } else { 60.0 });
-        let size = if name.chars().count() > 14 { 11.5 } else { 14.0 };
+        let size = if name.chars().count() > 14 {
+            11.5
+        } else {
+            14.0
+        };
         p.text(
             at,
             size,
@@ -1047,7 +1046,11 @@ fn decorations(
         );
     }
     if let Some(label) = &tile.label {
-        let at = place(used, &[2.0, 1.0, 4.0, 5.0, 1.5, 2.5, 4.5, 0.5, 5.5, 3.5, 3.0, 0.0], 62.0);
+        let at = place(
+            used,
+            &[2.0, 1.0, 4.0, 5.0, 1.5, 2.5, 4.5, 0.5, 5.5, 3.5, 3.0, 0.0],
+            62.0,
+        );
         p.text(
             at,
             24.0,
@@ -1061,12 +1064,7 @@ fn decorations(
     }
     if laid {
         let at = place(used, &[5.0, 4.0, 1.0, 2.0, 0.0, 3.0], 70.0);
-        p.text(
-            at,
-            13.0,
-            &[("class", "tile-number".into())],
-            &tile.name,
-        );
+        p.text(at, 13.0, &[("class", "tile-number".into())], &tile.name);
     }
     for icon in &def.icons {
         let at = place(used, &[4.5, 5.5, 3.5, 0.5, 1.5, 2.5], 60.0);
@@ -1076,7 +1074,9 @@ fn decorations(
     for (i, company) in game.title.companies.iter().enumerate() {
         let state_c = &game.companies[i];
         let blocks = company.abilities.iter().any(|a| match a {
-            Ability::BlocksHexes { hexes } => hexes.iter().any(|h| h.parse::<HexId>().ok() == Some(hex_id)),
+            Ability::BlocksHexes { hexes } => hexes
+                .iter()
+                .any(|h| h.parse::<HexId>().ok() == Some(hex_id)),
             _ => false,
         });
         if blocks && !state_c.closed && !matches!(state_c.owner, CompanyOwner::Corporation(_)) {

@@ -61,7 +61,15 @@ pub fn corp_colours(title: &Title, corp: CorpId) -> (&str, &str) {
 /// Black or white, whichever reads on `fill` (white on dark named or hex colours).
 pub fn contrast(fill: &str) -> &'static str {
     let dark_names = [
-        "black", "darkblue", "navy", "purple", "brown", "green", "red", "gray", "maroon",
+        "black",
+        "darkblue",
+        "navy",
+        "purple",
+        "brown",
+        "green",
+        "red",
+        "gray",
+        "maroon",
         "darkgreen",
     ];
     if dark_names.contains(&fill) {

@@ -27,8 +27,7 @@ pub fn svg_to_png(svg: &str, scale: f32) -> Result<Vec<u8>, PngError> {
     let size = tree.size();
     let width = (size.width() * scale).ceil() as u32;
     let height = (size.height() * scale).ceil() as u32;
-    let mut pixmap =
-        tiny_skia::Pixmap::new(width, height).ok_or(PngError::Size(width, height))?;
+    let mut pixmap = tiny_skia::Pixmap::new(width, height).ok_or(PngError::Size(width, height))?;
     resvg::render(
         &tree,
         tiny_skia::Transform::from_scale(scale, scale),

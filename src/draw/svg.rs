@@ -15,7 +15,7 @@ impl fmt::Display for Num {
         }
         let sign = if tenths < 0 { "-" } else { "" };
         let abs = tenths.unsigned_abs();
-        if abs % 10 == 0 {
+        if abs.is_multiple_of(10) {
             write!(f, "{sign}{}", abs / 10)
         } else {
             write!(f, "{sign}{}.{}", abs / 10, abs % 10)
@@ -209,11 +209,11 @@ mod tests {
 
     #[test]
     fn numbers_print_with_one_decimal_at_most() {
-        let shown: Vec<String> = [0.0, -0.04, 1.0, 1.25, -3.14159, 86.6025, 100.0]
+        let shown: Vec<String> = [0.0, -0.04, 1.0, 1.25, -3.16, 86.6025, 100.0]
             .iter()
             .map(|v| Num(*v).to_string())
             .collect();
-        assert_eq!(shown, ["0", "0", "1", "1.3", "-3.1", "86.6", "100"]);
+        assert_eq!(shown, ["0", "0", "1", "1.3", "-3.2", "86.6", "100"]);
     }
 
     #[test]

@@ -130,8 +130,14 @@ pub fn edge_to_edge(a: u8, b: u8) -> Stroke {
         3 => return Stroke::Line(from, to),
         1 => (corner(a), 50.0),
         5 => (corner(b), 50.0),
-        2 => (scale(edge_direction(f64::from((a + 1) % 6)), 2.0 * APOTHEM), 150.0),
-        4 => (scale(edge_direction(f64::from((b + 1) % 6)), 2.0 * APOTHEM), 150.0),
+        2 => (
+            scale(edge_direction(f64::from((a + 1) % 6)), 2.0 * APOTHEM),
+            150.0,
+        ),
+        4 => (
+            scale(edge_direction(f64::from((b + 1) % 6)), 2.0 * APOTHEM),
+            150.0,
+        ),
         _ => return Stroke::Line(from, to),
     };
     let (ux, uy) = (from.0 - centre.0, from.1 - centre.1);
@@ -257,7 +263,9 @@ pub fn layout(tile: &TileDef, rotation: u8) -> TileShape {
             nodes[k] = Some(PlacedNode {
                 at: m,
                 towards: None,
-                shape: NodeShape::TownBar { angle: angle + 90.0 },
+                shape: NodeShape::TownBar {
+                    angle: angle + 90.0,
+                },
             });
         }
     }
@@ -321,17 +329,17 @@ pub fn layout(tile: &TileDef, rotation: u8) -> TileShape {
     }
     // Stops without track spread out over the free directions.
     let mut taken: Vec<f64> = used.clone();
-    for k in 0..n {
-        if nodes[k].is_some() {
+    for (slot, def) in nodes.iter_mut().zip(&tile.nodes) {
+        if slot.is_some() {
             continue;
         }
-        let shape = match tile.nodes[k].kind {
+        let shape = match def.kind {
             NodeKind::City => NodeShape::City,
             NodeKind::Town => NodeShape::TownDot,
             NodeKind::Offboard => NodeShape::Offboard,
         };
         if stops <= 1 || shape == NodeShape::Offboard {
-            nodes[k] = Some(PlacedNode {
+            *slot = Some(PlacedNode {
                 at: (0.0, 0.0),
                 towards: None,
                 shape,
@@ -345,8 +353,14 @@ pub fn layout(tile: &TileDef, rotation: u8) -> TileShape {
             (0..12)
                 .map(|i| f64::from(i) / 2.0)
                 .max_by(|a, b| {
-                    let ga = taken.iter().map(|t| direction_gap(*a, *t)).fold(9.0, f64::min);
-                    let gb = taken.iter().map(|t| direction_gap(*b, *t)).fold(9.0, f64::min);
+                    let ga = taken
+                        .iter()
+                        .map(|t| direction_gap(*a, *t))
+                        .fold(9.0, f64::min);
+                    let gb = taken
+                        .iter()
+                        .map(|t| direction_gap(*b, *t))
+                        .fold(9.0, f64::min);
                     // Ties go to the earlier direction.
                     ga.total_cmp(&gb).then(b.total_cmp(a))
                 })
@@ -354,7 +368,7 @@ pub fn layout(tile: &TileDef, rotation: u8) -> TileShape {
         };
         taken.push(dir);
         used.push(dir);
-        nodes[k] = Some(PlacedNode {
+        *slot = Some(PlacedNode {
             at: scale(edge_direction(dir), NODE_OFFSET),
             towards: Some(dir),
             shape,
@@ -418,7 +432,11 @@ pub fn layout(tile: &TileDef, rotation: u8) -> TileShape {
 /// The free direction (half-edge units) farthest from everything in `used`, preferring the
 /// earlier of `preferred` on ties.
 pub fn free_direction(used: &[f64], preferred: &[f64]) -> f64 {
-    let gap = |d: f64| used.iter().map(|u| direction_gap(d, *u)).fold(9.0, f64::min);
+    let gap = |d: f64| {
+        used.iter()
+            .map(|u| direction_gap(d, *u))
+            .fold(9.0, f64::min)
+    };
     let mut best = preferred.first().copied().unwrap_or(0.0);
     let mut best_gap = gap(best);
     for &d in preferred.iter().skip(1) {

@@ -3,6 +3,9 @@
 //! changes, rusting, closures), the end and the standings. The sentences come from the
 //! action and the states before and after it, so they say what the engine did.
 
+// A replay that fails ends the command; the size of the error does not matter.
+#![allow(clippy::result_large_err)]
+
 use std::fmt::Write;
 
 use serde::Serialize;
@@ -100,30 +103,42 @@ pub fn events(log: &GameLog, notes: Option<&Notes>) -> Result<Vec<Event>, Replay
     push_notes(&mut out, 0, &first.round_label());
     let mut last_run: Vec<Money> = vec![Money::ZERO; first.corps.len()];
     let mut before = first;
-    while let Some(logged) = log.actions.get(replay.processed()) {
-        let index = replay.processed() + 1;
+    for (i, logged) in log.actions.iter().enumerate() {
+        let index = i + 1;
         let round = before.round_label();
         push_before(&mut out, index, &round);
-        let mut state = before.clone();
+        let mut state = before;
         let mut steps: Vec<(&Action, bool)> = vec![(&logged.action, false)];
         steps.extend(logged.auto_actions.iter().map(|a| (&a.action, true)));
         for (action, auto) in steps {
             let mut after = state.clone();
-            // The replay below checks the same action and reports it; a failure here only
-            // stops the sentences.
-            if after.process(action).is_err() {
+            // The replay below rejects the same action and locates it in the file.
+            if after.process_in_place(action).is_err() {
                 break;
             }
-            describe(&mut out, index, &round, &state, action, auto, &after, &mut last_run);
+            describe(
+                &mut out,
+                index,
+                &round,
+                &state,
+                action,
+                auto,
+                &after,
+                &mut last_run,
+            );
             state = after;
         }
         if let Some(Err(e)) = replay.step() {
             return Err(e.into());
         }
-        let after = replay.game().clone();
+        let after = state;
         if let Some(note) = notes.and_then(|n| n.get(&index)) {
             if let Some(glyph) = &note.glyph {
-                if let Some(e) = out.iter_mut().rev().find(|e| e.kind == "action" && e.index == index) {
+                if let Some(e) = out
+                    .iter_mut()
+                    .rev()
+                    .find(|e| e.kind == "action" && e.index == index)
+                {
                     e.text.push(' ');
                     e.text.push_str(glyph);
                 }
@@ -238,7 +253,10 @@ fn share_amount(game: &Game, shares: &[ShareId], from_ipo: bool) -> Money {
     }
     .unwrap_or(Money::ZERO);
     let unit = i64::from(game.normal_share_percent(corp)).max(1);
-    let pct: i64 = shares.iter().map(|s| i64::from(share_percent(game, *s))).sum();
+    let pct: i64 = shares
+        .iter()
+        .map(|s| i64::from(share_percent(game, *s)))
+        .sum();
     Money(price.0 * pct / unit)
 }
 
@@ -268,13 +286,18 @@ fn describe(
         Action::Par { corp, .. } => format!(
             "{who} pars {} at {}",
             corp_name(before, *corp),
-            after.share_price(*corp).map_or_else(|| "?".to_string(), |p| p.to_string())
+            after
+                .share_price(*corp)
+                .map_or_else(|| "?".to_string(), |p| p.to_string())
         ),
         Action::BuyShares { shares, .. } => {
             let Some(first) = shares.first() else {
                 return;
             };
-            let pct: u32 = shares.iter().map(|s| u32::from(share_percent(before, *s))).sum();
+            let pct: u32 = shares
+                .iter()
+                .map(|s| u32::from(share_percent(before, *s)))
+                .sum();
             let from_ipo = before.corp(first.corp).ipo.contains(first);
             let spent = share_amount(before, shares, from_ipo);
             let from = if from_ipo {
@@ -295,7 +318,10 @@ fn describe(
             let Some(first) = shares.first() else {
                 return;
             };
-            let pct: u32 = shares.iter().map(|s| u32::from(share_percent(before, *s))).sum();
+            let pct: u32 = shares
+                .iter()
+                .map(|s| u32::from(share_percent(before, *s)))
+                .sum();
             format!(
                 "{who} sells {pct}% of {} to the market for {}",
                 corp_name(before, first.corp),
@@ -382,7 +408,10 @@ fn describe(
             let Entity::Corporation(corp) = entity else {
                 return;
             };
-            let total = last_run.get(usize::from(corp.0)).copied().unwrap_or_default();
+            let total = last_run
+                .get(usize::from(corp.0))
+                .copied()
+                .unwrap_or_default();
             match kind {
                 DividendKind::Withhold => format!("{who} withholds {total}"),
                 DividendKind::Payout => {
@@ -405,7 +434,12 @@ fn describe(
             exchange,
             ..
         } => {
-            let from = match before.trains.iter().find(|t| t.id == *train).map(|t| t.owner) {
+            let from = match before
+                .trains
+                .iter()
+                .find(|t| t.id == *train)
+                .map(|t| t.owner)
+            {
                 Some(TrainOwner::Corporation(c)) => corp_name(before, c).to_string(),
                 Some(TrainOwner::Pool) => "the market".to_string(),
                 _ => "the depot".to_string(),
@@ -438,7 +472,10 @@ fn describe(
         let (old, new) = (before.share_price(corp), after.share_price(corp));
         if let (Some(old), Some(new)) = (old, new) {
             if old != new && before.corp(corp).par_price.is_some() {
-                moves.push(format!("{} moves from {old} to {new}", corp_name(after, corp)));
+                moves.push(format!(
+                    "{} moves from {old} to {new}",
+                    corp_name(after, corp)
+                ));
             }
         }
     }
@@ -521,7 +558,9 @@ fn consequences(
         let now = after.trains.get(i).map(|t| t.owner);
         if now == Some(TrainOwner::Rusted) && t.owner != TrainOwner::Rusted {
             let owner = match t.owner {
-                TrainOwner::Corporation(c) | TrainOwner::Closed(c) => corp_name(before, c).to_string(),
+                TrainOwner::Corporation(c) | TrainOwner::Closed(c) => {
+                    corp_name(before, c).to_string()
+                }
                 TrainOwner::Pool => "the market".to_string(),
                 _ => "the depot".to_string(),
             };
@@ -529,7 +568,12 @@ fn consequences(
         }
     }
     if !rusted.is_empty() {
-        push(out, "rust", None, format!("Trains rust: {}", rusted.join(", ")));
+        push(
+            out,
+            "rust",
+            None,
+            format!("Trains rust: {}", rusted.join(", ")),
+        );
     }
     for (k, b) in before.companies.iter().enumerate() {
         if !b.closed && after.companies[k].closed {

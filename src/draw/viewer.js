@@ -48,9 +48,9 @@
     let corps = '<tr><th></th><th class="num">price</th><th class="num">cash</th><th>trains</th><th>president</th><th class="num">IPO</th><th class="num">market</th></tr>';
     for (let c = 0; c < S.corps.length; c++) {
       const b = corpBase + c * CORP_SLOTS;
-      if (slots[b + 4] === "" ) continue;
-      const closed = slots[b + 4] === "closed";
-      corps += '<tr data-corp-row="' + esc(S.corps[c].sym) + '"' + (closed ? ' style="opacity:0.45"' : "") + "><td>" + sym(c) +
+      // Corporations not started yet, and closed ones, are left out.
+      if (slots[b + 4] === "" || slots[b + 4] === "closed") continue;
+      corps += '<tr data-corp-row="' + esc(S.corps[c].sym) + '"><td>' + sym(c) +
         '</td><td class="num">' + esc(slots[b]) + '</td><td class="num">' + esc(slots[b + 1]) + "</td><td>" +
         esc(slots[b + 2]) + "</td><td>" + esc(slots[b + 3]) + '</td><td class="num">' + esc(slots[b + 8]) +
         '%</td><td class="num">' + esc(slots[b + 9]) + "%</td></tr>";

@@ -8,6 +8,9 @@
 //! are a flat list of values and each state lists the values that change. The page's script
 //! only swaps those in.
 
+// A replay that fails ends the command; the size of the error does not matter.
+#![allow(clippy::result_large_err)]
+
 use std::collections::HashMap;
 
 use serde::Serialize;
@@ -74,7 +77,12 @@ fn standings(game: &Game) -> Vec<Value> {
         } else {
             json!(p.cash.0)
         };
-        v.extend([cash, json!(value), json!(shares.join(", ")), json!(privates.join(" "))]);
+        v.extend([
+            cash,
+            json!(value),
+            json!(shares.join(", ")),
+            json!(privates.join(" ")),
+        ]);
     }
     for c in 0..game.corps.len() {
         let id = CorpId(c as u8);
@@ -260,8 +268,11 @@ fn result_line(game: &Game) -> String {
     if !game.finished {
         return "unfinished".to_string();
     }
-    let mut values: Vec<(PlayerId, i64)> =
-        game.player_values().into_iter().map(|(p, m)| (p, m.0)).collect();
+    let mut values: Vec<(PlayerId, i64)> = game
+        .player_values()
+        .into_iter()
+        .map(|(p, m)| (p, m.0))
+        .collect();
     values.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let list: Vec<String> = values
         .iter()
@@ -399,26 +410,24 @@ pub fn html(doc: &GameDocument) -> Result<String, ReplayError> {
     );
     let mut env = minijinja::Environment::new();
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::Html);
-    let rendered = env
-        .template_from_str(TEMPLATE)
-        .and_then(|t| {
-            t.render(minijinja::context! {
-                title => start.title.name.clone(),
-                name => shown_name,
-                players => start.players.iter().map(|p| p.name.clone()).collect::<Vec<_>>().join(", "),
-                result => result_line(&end),
-                count => count,
-                converted => doc.converted,
-                map => minijinja::Value::from_safe_string(map_svg),
-                market => minijinja::Value::from_safe_string(market_html(&start)),
-                notation => minijinja::Value::from_safe_string(notation_html(doc)),
-                prices => minijinja::Value::from_safe_string(prices_svg(&history)),
-                values => minijinja::Value::from_safe_string(values_svg(&history)),
-                data => minijinja::Value::from_safe_string(data_json),
-                script => minijinja::Value::from_safe_string(SCRIPT.to_string()),
-                font => palette::FONT,
-            })
-        });
+    let rendered = env.template_from_str(TEMPLATE).and_then(|t| {
+        t.render(minijinja::context! {
+            title => start.title.name.clone(),
+            name => shown_name,
+            players => start.players.iter().map(|p| p.name.clone()).collect::<Vec<_>>().join(", "),
+            result => result_line(&end),
+            count => count,
+            converted => doc.converted,
+            map => minijinja::Value::from_safe_string(map_svg),
+            market => minijinja::Value::from_safe_string(market_html(&start)),
+            notation => minijinja::Value::from_safe_string(notation_html(doc)),
+            prices => minijinja::Value::from_safe_string(prices_svg(&history)),
+            values => minijinja::Value::from_safe_string(values_svg(&history)),
+            data => minijinja::Value::from_safe_string(data_json),
+            script => minijinja::Value::from_safe_string(SCRIPT.to_string()),
+            font => palette::FONT,
+        })
+    });
     // The template is part of the crate and tested; a failure here is a build defect.
     Ok(rendered.unwrap_or_else(|e| format!("<!doctype html><p>viewer template: {e}</p>")))
 }
