@@ -307,8 +307,9 @@ pub fn layout(tile: &TileDef, rotation: u8) -> TileShape {
             }
         });
     }
-    // A stop through the middle of a tile with other stops makes room for them.
-    let others: Vec<f64> = used.clone();
+    // A stop that track runs straight through sits in the middle, unless the tile has other
+    // stops: then it moves along its own track towards the exit farthest from them.
+    let mut taken: Vec<f64> = used.clone();
     for k in 0..n {
         let Some(node) = nodes[k] else { continue };
         if node.towards.is_some()
@@ -319,16 +320,30 @@ pub fn layout(tile: &TileDef, rotation: u8) -> TileShape {
         {
             continue;
         }
-        if let Some(&other) = others.first() {
-            let away = (other + 3.0).rem_euclid(6.0);
-            nodes[k] = Some(PlacedNode {
-                at: scale(edge_direction(away), 22.0),
-                ..node
-            });
-        }
+        let gap = |d: f64| {
+            taken
+                .iter()
+                .map(|t| direction_gap(d, *t))
+                .fold(9.0, f64::min)
+        };
+        let Some(dir) = exits[k].iter().map(|&e| f64::from(e)).reduce(|best, d| {
+            if gap(d) > gap(best) + 1e-9 {
+                d
+            } else {
+                best
+            }
+        }) else {
+            continue;
+        };
+        taken.push(dir);
+        used.push(dir);
+        nodes[k] = Some(PlacedNode {
+            at: scale(edge_direction(dir), 40.0),
+            towards: Some(dir),
+            ..node
+        });
     }
     // Stops without track spread out over the free directions.
-    let mut taken: Vec<f64> = used.clone();
     for (slot, def) in nodes.iter_mut().zip(&tile.nodes) {
         if slot.is_some() {
             continue;
@@ -493,6 +508,47 @@ mod tests {
         let (x, y) = sharp.nodes[0].at;
         let (cx, cy) = corner(0);
         assert!(((x - cx).hypot(y - cy) - 50.0).abs() < 1e-6);
+    }
+
+    /// Every tile of every title at every rotation: stops inside the hex, cities apart, each
+    /// path drawn from where it starts.
+    #[test]
+    fn every_tile_lays_out_inside_its_hex() {
+        use crate::engine::map::ireland;
+        for map in [jr30(), ireland()] {
+            for tile in &map.tiles {
+                for rotation in 0..6 {
+                    let shape = layout(tile, rotation);
+                    let what = format!("{} tile {} r{rotation}", map.title, tile.name);
+                    for node in &shape.nodes {
+                        let (x, y) = node.at;
+                        assert!(
+                            x.hypot(y) <= APOTHEM - SLOT_RADIUS + 1e-6,
+                            "{what}: {node:?}"
+                        );
+                    }
+                    let cities: Vec<Point> = tile
+                        .cities
+                        .iter()
+                        .map(|&c| shape.nodes[usize::from(c)].at)
+                        .collect();
+                    for (i, a) in cities.iter().enumerate() {
+                        for b in &cities[i + 1..] {
+                            let d = (a.0 - b.0).hypot(a.1 - b.1);
+                            assert!(d >= 2.0 * SLOT_RADIUS - 5.0, "{what}: cities {d} apart");
+                        }
+                    }
+                    assert_eq!(shape.paths.len(), tile.paths.len(), "{what}");
+                    for (path, strokes) in tile.paths.iter().zip(&shape.paths) {
+                        if let End::Edge(e) = path.a.rotated(rotation) {
+                            let (x, y) = strokes[0].start();
+                            let (mx, my) = edge_midpoint(e);
+                            assert!((x - mx).hypot(y - my) < 1e-6, "{what}: {path:?}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
