@@ -97,7 +97,21 @@ impl GameDocument {
         if let Some(first) = played.errors.into_iter().next() {
             return Err(first.into());
         }
-        let notes = notes_of(&game, &played.log, &shared);
+        let mut notes = notes_of(&game, &played.log, &shared);
+        // Corrections are not actions of the log: the pictures are drawn without them, so each
+        // is at least told at the move it follows.
+        for c in &played.corrections {
+            let after = played
+                .log
+                .actions
+                .iter()
+                .take_while(|a| a.span.offset < c.span.offset)
+                .count();
+            notes.entry(after).or_default().after.push(format!(
+                "correction applied: {} (the states shown leave it out)",
+                c.text
+            ));
+        }
         Ok(GameDocument {
             name: name.to_string(),
             text: shared,
