@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use crate::action::{Action, BidTarget, DividendKind, Entity, RouteSpec};
 use crate::engine::map::TrainRoute;
+use crate::engine::title::CorpKind;
 use crate::engine::{CompanyOwner, Game, TrainOwner};
 use crate::ids::{CorpId, Money, PlayerId, ShareId, TrainId};
 use crate::log::GameLog;
@@ -457,7 +458,14 @@ fn describe(
         }
         Action::Bankrupt { .. } => format!("{who} goes bankrupt"),
         Action::Assign { hex, .. } => format!("{who} places its marker on {hex}"),
-        Action::Merge { corp, .. } => format!("{who} merges with {}", corp_name(before, *corp)),
+        // A minor named is proposed for the merger; a major named is what the minors become.
+        Action::Merge { corp, .. } => match before.title.corp(*corp).kind {
+            CorpKind::Minor => format!("{who} proposes {} for a merger", corp_name(before, *corp)),
+            CorpKind::Major => format!(
+                "{who} merges the proposed minors into {}",
+                corp_name(before, *corp)
+            ),
+        },
         Action::Vote { in_favour, .. } => format!(
             "{who} votes {} the merger",
             if *in_favour { "for" } else { "against" }
