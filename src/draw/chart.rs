@@ -338,8 +338,10 @@ fn line_chart(title: &str, y_label: &str, rounds: &[RoundPoint], series: &[Serie
         svg.close("g");
     }
     // Legend.
+    // The legend keeps to the chart's height however many series there are.
+    let spacing = ((HEIGHT - TOP - 20.0) / series.len().max(1) as f64).min(24.0);
     for (i, s) in series.iter().enumerate() {
-        let y = TOP + 10.0 + 24.0 * i as f64;
+        let y = TOP + 10.0 + spacing * i as f64;
         let x = WIDTH - RIGHT + 20.0;
         svg.leaf(
             "rect",
