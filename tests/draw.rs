@@ -464,3 +464,52 @@ mod cli {
         }
     }
 }
+
+/// A drawn run covers its route: every hex the route walks has a drawn path, and no other
+/// hex does (every corporation's best run at the middle and end of the annotated games).
+#[test]
+fn drawn_runs_cover_their_routes() {
+    let mut checked = 0;
+    for (file, middle) in [
+        ("1836jr30-complete-annotated.rn", "OR 14.1"),
+        ("18ireland-complete-annotated.rn", "OR 8.1"),
+    ] {
+        let doc = sample(file);
+        for n in [round_start(&doc.log, middle), doc.log.actions.len()] {
+            let game = game_at(&doc.log, n);
+            for c in 0..game.corps.len() {
+                let corp = CorpId(c as u8);
+                if game.corp(corp).closed || game.corp(corp).trains.is_empty() {
+                    continue;
+                }
+                let best = best_run(&game, corp, SearchLimits::default()).unwrap();
+                for route in &best.routes {
+                    let mut walked: Vec<String> = route
+                        .spec
+                        .connections
+                        .iter()
+                        .flatten()
+                        .map(ToString::to_string)
+                        .collect();
+                    walked.sort();
+                    walked.dedup();
+                    let map = game.title.map;
+                    let mut drawn: Vec<String> = route_paths(&game, &route.spec)
+                        .iter()
+                        .map(|(hex, _)| map.hex_def(*hex).id.to_string())
+                        .collect();
+                    drawn.sort();
+                    drawn.dedup();
+                    assert_eq!(
+                        drawn,
+                        walked,
+                        "{file} after {n}: {}",
+                        game.title.corp(corp).sym
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 10, "{checked} routes");
+}
