@@ -1,6 +1,7 @@
 //! The command line: `railnote replay FILE [--format text|json] [--at N] [--trace OUT.jsonl]
 //! [--keep-going] [--check-runs]`, `railnote convert|fmt|check`, `railnote routes FILE [--at N]
-//! [--corp SYM] [--time-limit MS]`, `railnote moves FILE [--at N|ROUND]`, `railnote selfplay …`.
+//! [--corp SYM] [--time-limit MS]`, `railnote moves FILE [--at N|ROUND]`, `railnote selfplay …`,
+//! and the pictures: `railnote map|chart|transcript|view` (in `cli/draw_cmd.rs`).
 //!
 //! Exit codes (like ripgrep's): 0 the whole log is legal; 1 the log is rejected (unreadable, or
 //! an illegal action); 2 usage or I/O error. A closed stdout (broken pipe) is not an error.
