@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::convert;
 use crate::log::{GameLog, Span};
 use crate::notation::{self, Element, GameText};
-use crate::replay::notation::{play, MoveError};
+use crate::replay::notation::{play, MoveError, PlayOptions};
 
 /// What was written at one action of the main line.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -93,7 +93,7 @@ impl GameDocument {
             .next()
             .ok_or_else(|| DocumentError::Empty(name.to_string()))?;
         let shared: Arc<str> = Arc::from(text);
-        let played = play(name, &shared, &game, false)?;
+        let played = play(name, &shared, &game, PlayOptions::default())?;
         if let Some(first) = played.errors.into_iter().next() {
             return Err(first.into());
         }
