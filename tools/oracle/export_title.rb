@@ -46,15 +46,19 @@ module TitleExport
     map_ext = overrides.map_extensions
     map_doc[Extensions::EXT] = (map_doc[Extensions::EXT] || {}).merge(map_ext) unless map_ext.empty?
     {
-      'title.json' => Layout.title_document(finish(title_doc, inline)),
+      'title.json' => Layout.title_document(finish(title_doc, inline, TitleFacts::ORDER)),
       'map.json' => Layout.map_document(finish(map_doc, inline)),
     }
   end
 
   # The document with its extensions inlined, or split out to a final "extensions" object.
-  def finish(doc, inline)
+  def finish(doc, inline, order = [])
     doc = composed(doc)
-    return Extensions.inline(doc) if inline
+    if inline
+      # Extension fields of the top level go where the order puts them, others at the end.
+      return Extensions.inline(doc).each_with_index
+                                   .sort_by { |(k, _), i| [order.index(k) || order.size, i] }.to_h { |(k, v), _| [k, v] }
+    end
 
     core, ext = Extensions.split(doc)
     ext.empty? ? core : core.merge('extensions' => ext)

@@ -226,36 +226,35 @@ module TitleExport
       company
     end
 
-    # One reference ability (a hash of COMPANIES) as a schema `Ability`; one the schema cannot
-    # express faithfully is kept whole as an added element, so today's engine never applies half
-    # of an ability.
+    # One reference ability (a hash of COMPANIES) in the schema's `Ability` form. An ability the
+    # schema cannot express faithfully is kept whole as an added element, in the same naming
+    # with its extra fields, so today's engine never applies half of an ability; one of a type
+    # the schema lacks keeps the reference's fields.
     def ability(raw)
       raw = Overrides.jsonable(raw)
-      type = raw['type']
-      out = case type
-            when 'blocks_hexes' then blocks_hexes(raw)
-            when 'tile_lay' then tile_lay(raw)
-            when 'teleport' then teleport(raw)
-            when 'exchange' then exchange(raw)
-            when 'shares' then shares(raw)
-            when 'close' then close(raw)
-            when 'no_buy' then raw.size == 1 ? { 'type' => 'no_buy' } : nil
-            end
-      out || added_ability(raw)
+      out, core = case raw['type']
+                  when 'blocks_hexes' then blocks_hexes(raw)
+                  when 'tile_lay' then tile_lay(raw)
+                  when 'teleport' then teleport(raw)
+                  when 'exchange' then exchange(raw)
+                  when 'shares' then shares(raw)
+                  when 'close' then close(raw)
+                  when 'no_buy' then [{ 'type' => 'no_buy' }.merge(extra(raw, [])), raw.size == 1]
+                  else [raw, false]
+                  end
+      core ? out : out.merge(ADDED => true)
     end
 
-    def added_ability(raw)
-      raw.merge(ADDED => true)
-    end
-
-    def only?(raw, keys)
-      (raw.keys - keys - ['type']).empty?
+    # The reference's fields a mapping does not use, as they are.
+    def extra(raw, used)
+      raw.reject { |k, _| (used + ['type']).include?(k) }
     end
 
     def blocks_hexes(raw)
-      return unless raw['owner_type'] == 'player' && only?(raw, %w[owner_type hexes])
-
-      { 'type' => 'blocks_hexes', 'hexes' => raw['hexes'] }
+      out = { 'type' => 'blocks_hexes', 'hexes' => raw['hexes'] }
+      out['owner'] = raw['owner_type'] unless raw['owner_type'] == 'player'
+      more = extra(raw, %w[owner_type hexes])
+      [out.merge(more), raw['owner_type'] == 'player' && more.empty?]
     end
 
     TILE_LAY_ORDER = %w[type hexes tiles free count when must_lay_together first_hex consumes_tile_lay
@@ -264,53 +263,64 @@ module TitleExport
                        closed_when_used_up consume_tile_lay].freeze
 
     def tile_lay(raw)
-      return unless only?(raw, TILE_LAY_KEYS)
-      return unless [nil, 'corporation'].include?(raw['owner_type'])
-      # `must_lay_together` in the schema means every lay, in one go (the reference's
-      # must_lay_together with must_lay_all).
-      return unless !!raw['must_lay_together'] == !!raw['must_lay_all']
-
       whens = Array(raw['when'])
-      return unless whens.size <= 1 && (whens.empty? || TILE_LAY_WHEN.include?(whens.first))
-
       out = { 'type' => 'tile_lay', 'hexes' => raw['hexes'] || [], 'tiles' => raw['tiles'] || [],
               'free' => !!raw['free'], 'count' => raw['count'] }
-      return unless out['count'].is_a?(Integer)
-
-      out['when'] = whens.first unless whens.empty?
+      out['when'] = whens.size == 1 ? whens.first : whens unless whens.empty?
       out['must_lay_together'] = true if raw['must_lay_together']
       out['consumes_tile_lay'] = true if raw['consume_tile_lay']
       out['closes_when_used'] = true if raw['closed_when_used_up']
-      out
+      owner = raw['owner_type'] || 'corporation'
+      out['owner'] = owner unless owner == 'corporation'
+      # `must_lay_together` in the schema means every lay, in one go: the reference's
+      # must_lay_together with must_lay_all.
+      together = !!raw['must_lay_together'] == !!raw['must_lay_all']
+      out['must_lay_all'] = !!raw['must_lay_all'] unless together
+      more = extra(raw, TILE_LAY_KEYS)
+      core = together && owner == 'corporation' && more.empty? && out['count'].is_a?(Integer) &&
+             whens.size <= 1 && (whens.empty? || TILE_LAY_WHEN.include?(whens.first))
+      [out.merge(more), core]
     end
 
     def teleport(raw)
-      return unless raw['owner_type'] == 'corporation' && only?(raw, %w[owner_type hexes tiles])
-
-      { 'type' => 'teleport', 'hexes' => raw['hexes'], 'tiles' => raw['tiles'] }
+      out = { 'type' => 'teleport', 'hexes' => raw['hexes'], 'tiles' => raw['tiles'] }
+      more = extra(raw, %w[owner_type hexes tiles])
+      [out.merge(more), raw['owner_type'] == 'corporation' && more.empty?]
     end
 
     # The schema's exchange takes a share from the IPO or the pool, whenever exchanges are
     # allowed (the reference's `when: any` allows the same as no `when`).
     def exchange(raw)
-      return unless raw['owner_type'] == 'player' && only?(raw, %w[owner_type corporations from when])
-      return unless Array(raw['corporations']).size == 1 && [[], ['any']].include?(Array(raw['when']))
-      return unless Array(raw['from']).sort == %w[ipo market]
-
-      { 'type' => 'exchange', 'corporation' => raw['corporations'].first }
+      corporations = Array(raw['corporations'])
+      out = { 'type' => 'exchange' }
+      if corporations.size == 1
+        out['corporation'] = corporations.first
+      else
+        out['corporations'] = corporations
+      end
+      from = Array(raw['from'])
+      out['from'] = from unless from.sort == %w[ipo market]
+      whens = Array(raw['when'])
+      out['when'] = raw['when'] unless [[], ['any']].include?(whens)
+      more = extra(raw, %w[owner_type corporations from when])
+      core = raw['owner_type'] == 'player' && corporations.size == 1 && !out.key?('from') &&
+             !out.key?('when') && more.empty?
+      [out.merge(more), core]
     end
 
     def shares(raw)
       share = raw['shares']
-      return unless only?(raw, %w[shares]) && share.is_a?(String) && share.match?(/\A.+_\d+\z/)
-
-      { 'type' => 'shares', 'share' => share }
+      out = { 'type' => 'shares', 'share' => share }.merge(extra(raw, %w[shares]))
+      [out, out.size == 2 && share.is_a?(String) && share.match?(/\A.+_\d+\z/)]
     end
 
     def close(raw)
-      return unless raw['when'] == 'bought_train' && raw['corporation'] && only?(raw, %w[when corporation])
+      if raw['when'] == 'bought_train' && raw['corporation']
+        more = extra(raw, %w[when corporation])
+        return [{ 'type' => 'close_on_train', 'corporation' => raw['corporation'] }.merge(more), more.empty?]
+      end
 
-      { 'type' => 'close_on_train', 'corporation' => raw['corporation'] }
+      [raw, false]
     end
 
     # -- Corporations ---------------------------------------------------------------------------
