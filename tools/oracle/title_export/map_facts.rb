@@ -126,6 +126,10 @@ module TitleExport
     end
 
     def hexes
+      ids = preprinted_hexes.map { |hex| hex.tile.id }
+      twice = ids.select { |id| ids.count(id) > 1 }.uniq
+      raise "preprinted tile ids #{twice.join(', ')} name several hexes" unless twice.empty?
+
       preprinted_hexes.map do |hex|
         tile = hex.tile
         row = { 'coord' => hex.id, 'tile' => tile.name, 'copy' => tile.index }
