@@ -388,9 +388,9 @@ module TitleExport
 
     # -- Rules ----------------------------------------------------------------------------------
 
+    # The all-pass rule is code in the reference: it comes from the override file.
     def auction
-      out = { 'bid_multiple' => @klass::MUST_BID_INCREMENT_MULTIPLE }
-      out
+      { 'bid_multiple' => @klass::MUST_BID_INCREMENT_MULTIPLE }
     end
 
     def home_token_timing(doc)
