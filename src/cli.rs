@@ -1,6 +1,7 @@
 //! The command line: `railnote replay FILE [--format text|json] [--at N] [--trace OUT.jsonl]
 //! [--keep-going] [--check-runs]`, `railnote convert|fmt|check`, `railnote routes FILE [--at N]
-//! [--corp SYM] [--time-limit MS]`, `railnote moves FILE [--at N|ROUND]`, `railnote selfplay …`.
+//! [--corp SYM] [--time-limit MS]`, `railnote moves FILE [--at N|ROUND]`, `railnote selfplay …`,
+//! and the pictures: `railnote map|chart|transcript|view` (in `cli/draw_cmd.rs`).
 //!
 //! Exit codes (like ripgrep's): 0 the whole log is legal; 1 the log is rejected (unreadable, or
 //! an illegal action); 2 usage or I/O error. A closed stdout (broken pipe) is not an error.
@@ -26,7 +27,10 @@ use crate::replay::notation::PlayOptions;
 use crate::replay::{DeviationWarning, Replay, ReplayError};
 use crate::selfplay::Policy;
 
+mod draw_cmd;
 mod notation_cmd;
+
+pub use draw_cmd::{ChartArgs, MapArgs, TranscriptArgs, ViewArgs};
 
 /// Check and replay 18xx game logs.
 #[derive(Debug, Parser)]
@@ -55,6 +59,14 @@ pub enum Command {
     Selfplay(SelfplayArgs),
     /// Find the best run (all trains together) of a corporation at a state of a game log.
     Routes(RoutesArgs),
+    /// Draw the map at a state of a game (SVG or PNG), optionally with a corporation's best run.
+    Map(MapArgs),
+    /// Chart share prices or players' values after each round (SVG or PNG).
+    Chart(ChartArgs),
+    /// Write the game as sentences, round by round (or JSON, one event a line).
+    Transcript(TranscriptArgs),
+    /// Write a self-contained HTML viewer of the game: map, standings, notation, charts.
+    View(ViewArgs),
 }
 
 /// Arguments of `railnote convert`.
@@ -261,6 +273,10 @@ pub fn run(cli: &Cli) -> Outcome {
         Command::Moves(args) => io_outcome(moves(args)),
         Command::Selfplay(args) => io_outcome(selfplay(args)),
         Command::Routes(args) => io_outcome(routes(args)),
+        Command::Map(args) => io_outcome(draw_cmd::map(args)),
+        Command::Chart(args) => io_outcome(draw_cmd::chart(args)),
+        Command::Transcript(args) => io_outcome(draw_cmd::transcript(args)),
+        Command::View(args) => io_outcome(draw_cmd::view(args)),
     }
 }
 

@@ -171,10 +171,6 @@ impl<'l> Replay<'l> {
         );
         for (k, (action, span, type_name)) in actions.enumerate() {
             let auto = k.checked_sub(1);
-            let before = (
-                self.game.round_label(),
-                self.game.entity_name(action.entity()),
-            );
             let outcome = match self.game.process_in_place(action) {
                 Ok(deviations) if self.strict_rules && !deviations.is_empty() => {
                     Err(RuleViolation::PrintedRule(deviations[0].clone()))
@@ -189,8 +185,8 @@ impl<'l> Replay<'l> {
                         index,
                         action_id: logged.action_id,
                         action_type: type_name.clone(),
-                        round: before.0.clone(),
-                        actor: before.1.clone(),
+                        round: deviation.round.clone(),
+                        actor: self.game.entity_name(action.entity()),
                         deviation,
                     }))
                 }

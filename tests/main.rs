@@ -19,6 +19,11 @@ mod output;
 /// The binary: exit codes, stdout/stderr contract.
 mod cli;
 
+/// The HTML viewer in headless Chromium.
+mod browser;
+/// Pictures: map snapshots and the map against the board at every state, charts, the
+/// transcript, the viewer.
+mod draw;
 /// Legal-move generation agrees with the legality check (fixtures and self-play).
 mod legal;
 /// The railnote notation: fixture round trips (JSON → notation → JSON), fmt idempotence,

@@ -33,6 +33,8 @@ pub struct Deviation {
     /// What happened, with the entities and amounts (`LER buys GSWR's 2H for 60 with 25 from
     /// Ann`).
     pub detail: String,
+    /// The round the move was made in (`OR 3.1`).
+    pub round: String,
 }
 
 impl DeviationKind {

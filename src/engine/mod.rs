@@ -475,7 +475,12 @@ impl Game {
     /// Notes that the action being processed breaks a printed rule that 18xx.games does not
     /// enforce.
     pub(crate) fn deviate(&mut self, kind: DeviationKind, detail: String) {
-        self.deviations.push(Deviation { kind, detail });
+        let round = self.round_label();
+        self.deviations.push(Deviation {
+            kind,
+            detail,
+            round,
+        });
     }
 
     fn apply(&mut self, action: &Action) -> Result<(), RuleViolation> {

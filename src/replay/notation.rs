@@ -1374,7 +1374,6 @@ impl Player<'_> {
                 return false;
             }
         };
-        let round = game.round_label();
         let deviations = match game.process_with(&action, self.strict_rules) {
             Ok(deviations) => deviations,
             Err(v) => {
@@ -1392,7 +1391,7 @@ impl Player<'_> {
                     index: n,
                     action_id: n as i64,
                     action_type: action.type_name().to_string(),
-                    round: round.clone(),
+                    round: deviation.round.clone(),
                     actor: actor.clone(),
                     deviation,
                 }));

@@ -388,6 +388,12 @@ pub struct CorpDef {
     pub home_city: Option<u8>,
     /// Token prices in order of use.
     pub tokens: Vec<Money>,
+    /// Drawing colour of its tokens and charts (an SVG colour, as 18xx.games draws it).
+    #[serde(default)]
+    pub color: Option<String>,
+    /// Colour of its symbol on its tokens (default white).
+    #[serde(default)]
+    pub text_color: Option<String>,
 }
 
 fn de_opt_hex<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<HexId>, D::Error> {
