@@ -1,101 +1,124 @@
-//! Legal-move generation for what 1836Jr30 does not have (18Ireland): minor auctions in the
-//! stock round, the home-city choice of a started major, track under gauge rules with the
-//! two tile actions of a turn, the privates' lays and bonus markers, and the merger round.
+//! Tile lays: the corporation's own (every supply tile at every rotation the engine's rotation
+//! predicate allows on a hex its network reaches) and its privates' lays.
 //!
-//! As in the parent module, candidates come from the engine's own predicates; the ones whose
-//! legality is not an interval or a plain predicate are kept only if `check` accepts them.
+//! Two generators: without gauges (one tile action a turn, no new-track rule) lays are listed
+//! straight from the rotation predicate; with gauges (the map data's `gauges`) a turn may have
+//! several tile actions with fees and the new-track rule, and the lays come from the reach of
+//! the broad or narrow network. The agreement tests replay every listed lay through `check`.
 
 use super::{Gen, LegalAction};
-use crate::action::{Action, BidTarget, Entity};
+use crate::action::Action;
+use crate::action::Entity;
 use crate::engine::map::{lay_outcome, Colour, HexIdx, Reach};
 use crate::engine::operating::OrStep;
-use crate::engine::state::CompanyOwner;
 use crate::engine::title::Ability;
 use crate::engine::Round;
-use crate::ids::{CityRef, CompanyId, CorpId, HexId, Money, PlayerId, Rotation, TileId};
-
-/// Minor-auction bids rise in steps of this (reference `min_increment`).
-const MINOR_BID_STEP: Money = Money(5);
+use crate::ids::{CorpId, HexId, Money, Rotation, TileId};
 
 impl Gen<'_> {
-    // ----- stock round --------------------------------------------------------------------
-
-    /// The stock-round states that are not a player's normal turn: a started major choosing
-    /// its home city, and a running minor auction. Returns whether the state was one of them.
-    pub(super) fn minor_auction_step(&mut self) -> bool {
-        let game = self.game;
-        let Round::Stock(s) = &game.round else {
-            return false;
-        };
-        match game.acting_entity() {
-            Some(entity @ Entity::Corporation(_)) => {
-                self.every_city(entity);
-                true
+    /// The first copy of each tile definition still in the supply, in manifest order.
+    pub(super) fn supply(&self) -> Vec<TileId> {
+        let map = self.game.title.map;
+        let mut out = Vec::new();
+        for (d, def) in map.tiles.iter().enumerate() {
+            if def.preprinted {
+                continue;
             }
-            Some(entity @ Entity::Player(player)) => {
-                let Some((corp, high)) = s.minor_auction_high() else {
-                    return false;
-                };
-                let lo = high + MINOR_BID_STEP;
-                let hi = game.max_minor_bid(player, corp);
-                self.push_range_step(
-                    Action::Bid {
-                        entity,
-                        target: BidTarget::Corporation(corp),
-                        price: lo,
-                    },
-                    lo,
-                    hi,
-                    Some(MINOR_BID_STEP),
-                );
-                self.push_checked(Action::Pass { entity });
-                true
+            let def_id = crate::ids::TileDefId(d as u16);
+            if let Some(copy) = (0..def.count.min(64))
+                .find(|&copy| self.game.board.in_supply(TileId { def: def_id, copy }))
+            {
+                out.push(TileId { def: def_id, copy });
             }
-            _ => false,
         }
+        out
     }
 
-    /// Opening bids for the next minor of the charter pile.
-    pub(super) fn minor_auction_openings(&mut self, player: PlayerId) {
+    /// The supply's tiles of the colours the phase allows.
+    pub(super) fn phase_supply(&self) -> Vec<TileId> {
         let game = self.game;
-        let (Some(rules), Some(corp)) = (game.title.minor_auction, game.next_minor()) else {
-            return;
-        };
-        let lo = rules.min_bid;
-        self.push_range_step(
-            Action::Bid {
-                entity: Entity::Player(player),
-                target: BidTarget::Corporation(corp),
-                price: lo,
-            },
-            lo,
-            game.max_minor_bid(player, corp),
-            Some(MINOR_BID_STEP),
-        );
+        let colours = &game.title.phases[game.phase].tiles;
+        self.supply()
+            .into_iter()
+            .filter(|t| colours.contains(&game.title.map.tile_def(t.def).colour))
+            .collect()
     }
 
-    /// A token of `entity` in every city of the map (the home-city choice).
-    fn every_city(&mut self, entity: Entity) {
+    pub(super) fn track(&mut self, corp: CorpId) {
         let game = self.game;
         let map = game.title.map;
-        for h in 0..map.hexes.len() {
-            let (tile, _) = game.board.tile_at(HexIdx(h as u16));
-            let def = map.tile_def(tile.def);
-            for &node in &def.cities {
-                self.push_checked(Action::PlaceToken {
-                    entity,
-                    city: CityRef {
-                        tile,
-                        part: def.nodes[usize::from(node)].part,
-                    },
-                    slot: None,
-                    cost: None,
-                });
+        if map.rules.gauges {
+            return self.gauge_track(corp);
+        }
+        let reach = Reach::compute(map, &game.board, corp);
+        let blocked = game.blocked_hexes();
+        let cash = game.corp(corp).cash;
+        let supply = self.phase_supply();
+        for (h, hd) in map.hexes.iter().enumerate() {
+            if reach.edges[h] == 0 || blocked.contains(&hd.id) {
+                continue;
+            }
+            let hex = HexIdx(h as u16);
+            let old = game.board.tile_def(map, hex);
+            if old.upgrade_cost > 0 && Money(old.upgrade_cost) > cash {
+                continue;
+            }
+            for &tile in &supply {
+                let rotations =
+                    game.board
+                        .legal_rotations_with(map, hex, tile, Some(&reach), false);
+                for r in 0..6u8 {
+                    if rotations & (1 << r) != 0 {
+                        self.out.actions.push(LegalAction::exact(Action::LayTile {
+                            entity: Entity::Corporation(corp),
+                            hex: hd.id,
+                            tile,
+                            rotation: Rotation::new(r).unwrap_or_default(),
+                        }));
+                    }
+                }
             }
         }
     }
 
-    // ----- operating round ----------------------------------------------------------------
+    /// Tile lays through an owned private's ability (E-SF on B8), at any point of the turn.
+    pub(super) fn special_lays(&mut self, corp: CorpId) {
+        let game = self.game;
+        let map = game.title.map;
+        if map.rules.gauges {
+            return self.gauge_special_lays(corp);
+        }
+        let supply = self.supply();
+        for &company in &game.corp(corp).companies {
+            if game.company(company).uses_left == 0 || game.company(company).closed {
+                continue;
+            }
+            for ability in &game.title.company(company).abilities {
+                let Ability::TileLay { hexes, tiles, .. } = ability else {
+                    continue;
+                };
+                for hex in hexes.iter().filter_map(|h| h.parse::<HexId>().ok()) {
+                    let Some(h) = map.hex_index(hex) else {
+                        continue;
+                    };
+                    for &tile in supply
+                        .iter()
+                        .filter(|t| tiles.contains(&map.tile_def(t.def).name))
+                    {
+                        let rotations = game.board.legal_rotations_with(map, h, tile, None, false);
+                        for r in (0..6u8).filter(|r| rotations & (1 << r) != 0) {
+                            self.push_checked(Action::LayTile {
+                                entity: Entity::Company(company),
+                                hex,
+                                tile,
+                                rotation: Rotation::new(r).unwrap_or_default(),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     /// Tile actions under gauge rules: every supply tile at every rotation the engine's
     /// rotation predicate allows on a hex the broad or narrow network reaches, when the turn
@@ -115,7 +138,7 @@ impl Gen<'_> {
     /// The corporation's own lays (see [`Gen::gauge_track`]); `free_terrain` for a private
     /// that waives it; `new_track_rule` for the corporation's own lays (not a private's, see
     /// [`crate::engine::map::LayRequest::new_track_rule`]).
-    fn network_lays(
+    pub(super) fn network_lays(
         &self,
         corp: CorpId,
         free_terrain: bool,
@@ -239,30 +262,6 @@ impl Gen<'_> {
                             });
                         }
                     }
-                }
-            }
-        }
-    }
-
-    /// Bonus markers (CDSPC, TASPS): any time of an operating round, by a private that a
-    /// corporation owns, on each of its hexes.
-    pub(super) fn assignments(&mut self) {
-        let game = self.game;
-        for (i, def) in game.title.companies.iter().enumerate() {
-            let company = CompanyId(i as u8);
-            let state = game.company(company);
-            if state.closed || !matches!(state.owner, CompanyOwner::Corporation(_)) {
-                continue;
-            }
-            for ability in &def.abilities {
-                let Ability::AssignHex { hexes, .. } = ability else {
-                    continue;
-                };
-                for hex in hexes.iter().filter_map(|h| h.parse::<HexId>().ok()) {
-                    self.push_checked(Action::Assign {
-                        entity: Entity::Company(company),
-                        hex,
-                    });
                 }
             }
         }
