@@ -1,0 +1,425 @@
+//! The operating round: each floated corporation in operating order walks the steps of its
+//! turn — home token, issue or redeem shares, track, token, routes, dividend, trains,
+//! private purchase (rules-and-format B.1 "Operating round" and B.3.7; reference step list
+//! `operating_round`). A step that has nothing to ask is skipped automatically (the
+//! reference's `skip_steps`, D.1), so a log holds a `pass` only where the reference waited
+//! for one.
+//!
+//! One file per step, each with its rule references:
+//! - [`turn`]: the round and turn machinery — operating order, step order, skipping, the end
+//!   of the round and of the set;
+//! - [`token`]: home tokens, station tokens, lifted tokens put back;
+//! - [`issue`]: issuing and redeeming shares;
+//! - [`track`]: tile actions and their fees;
+//! - [`routes`]: running the trains, and the run rules a title's hook chooses;
+//! - [`dividend`]: payout or withhold, and the share price move;
+//! - [`trains`]: the train offer, purchases, trade-ins, discards;
+//! - [`phase`]: what the first train of a type sets off (phases, rusting, events);
+//! - [`privates`]: private purchases and the privates' abilities (lays, teleports, markers);
+//! - [`emergency`]: emergency money and bankruptcy.
+//!
+//! [`process`] routes each action to its step; this file also holds the round's state.
+
+mod dividend;
+mod emergency;
+mod issue;
+mod phase;
+mod privates;
+mod routes;
+mod token;
+mod track;
+mod trains;
+mod turn;
+
+use crate::action::{Action, Entity};
+use crate::engine::state::{CompanyOwner, TrainOwner};
+use crate::engine::{Game, Round, RuleViolation};
+use crate::ids::{CompanyId, CorpId, HexId, Money, TrainKind};
+use emergency::{bankrupt, emergency_sell};
+use issue::{issue_share, redeem_share};
+use privates::{assign, buy_company, special_lay, teleport_token};
+use routes::run_routes;
+use token::{home_token_choice, place_token, replace_lifted_token};
+use track::lay_tile;
+use trains::{buy_train, discard_train};
+
+pub use routes::RunSetup;
+
+/// Where a corporation's turn stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OrStep {
+    HomeToken,
+    IssueShares,
+    Track,
+    Token,
+    Route,
+    Dividend,
+    BuyTrain,
+    BuyCompany,
+}
+
+impl OrStep {
+    fn name(self) -> &'static str {
+        match self {
+            OrStep::HomeToken => "home token",
+            OrStep::IssueShares => "issue or redeem shares",
+            OrStep::Track => "track",
+            OrStep::Token => "token",
+            OrStep::Route => "routes",
+            OrStep::Dividend => "dividend",
+            OrStep::BuyTrain => "trains",
+            OrStep::BuyCompany => "private purchase",
+        }
+    }
+
+    fn allowed(self) -> &'static str {
+        match self {
+            OrStep::HomeToken => "place_token",
+            OrStep::IssueShares => "sell_shares (issue), buy_shares (redeem), pass",
+            OrStep::Track => "lay_tile, pass",
+            OrStep::Token => "place_token, pass",
+            OrStep::Route => "run_routes",
+            OrStep::Dividend => "dividend",
+            OrStep::BuyTrain => "buy_train, pass (or sell_shares by the president in an emergency)",
+            OrStep::BuyCompany => "buy_company, pass",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct OperatingRound {
+    pub(crate) round_num: u8,
+    order: Vec<CorpId>,
+    index: usize,
+    pub(crate) step: OrStep,
+    revenue: Money,
+    depot_kinds_bought: Vec<TrainKind>,
+    /// Whether the corporation has traded a train in this turn.
+    traded_in: bool,
+    /// Tile actions taken this turn: whether each was an upgrade.
+    lays: Vec<bool>,
+    /// Price per share of the last emergency sale (limits cheaper purchases from others).
+    pub(crate) last_share_sold_price: Option<Money>,
+    /// A corporation above its train limit after a phase change; it must discard first.
+    pub(crate) discarding: Option<CorpId>,
+    /// The private and hex of a teleport lay (CdH) whose free token is still to be placed.
+    teleport: Option<(CompanyId, HexId)>,
+    /// Tokens lifted by a lay on a trackless multi-city tile, to be placed again on that hex.
+    pub(crate) pending_tokens: Vec<LiftedToken>,
+    /// A private whose lays must be made together (18Ireland DR, TDR) and the hexes it has
+    /// laid on so far: until its last lay nothing else of the turn may happen (reference
+    /// special track step, blocking).
+    pub(crate) together: Option<(CompanyId, Vec<HexId>)>,
+}
+
+fn or(game: &Game) -> &OperatingRound {
+    match &game.round {
+        Round::Operating(o) => o,
+        _ => unreachable!("operating processing outside an operating round"),
+    }
+}
+
+fn or_mut(game: &mut Game) -> &mut OperatingRound {
+    match &mut game.round {
+        Round::Operating(o) => o,
+        _ => unreachable!("operating processing outside an operating round"),
+    }
+}
+
+/// A token lifted by a lay on a trackless multi-city tile, to be placed again on that hex.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LiftedToken {
+    /// Whose token it is.
+    pub(crate) owner: CorpId,
+    pub(crate) hex: HexId,
+    /// The corporation that laid the tile: it chooses the city.
+    pub(crate) placer: CorpId,
+}
+
+impl OperatingRound {
+    pub(crate) fn acting(&self, game: &Game) -> Option<Entity> {
+        if let Some(c) = self.discarding {
+            return Some(Entity::Corporation(c));
+        }
+        if let Some(lifted) = self.pending_tokens.first() {
+            return Some(Entity::Corporation(lifted.placer));
+        }
+        if let Some((company, _)) = self.teleport {
+            return Some(Entity::Company(company));
+        }
+        if let Some((company, _)) = &self.together {
+            return Some(Entity::Company(*company));
+        }
+        self.order.get(self.index).map(|c| {
+            let _ = game;
+            Entity::Corporation(*c)
+        })
+    }
+
+    pub(crate) fn current(&self) -> Option<CorpId> {
+        self.order.get(self.index).copied()
+    }
+}
+
+pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolation> {
+    let Some(corp) = or(game).current() else {
+        return Err(RuleViolation::GameOver);
+    };
+    // A private's bonus marker may be placed at any time of its owning corporation's turn
+    // (reference `Assign` step: not blocking, ahead of the turn's steps).
+    if let (Entity::Company(company), Action::Assign { hex, .. }) = (action.entity(), action) {
+        assign(game, company, *hex)?;
+        // The marker may have been all that held the private-purchase step open.
+        if or(game).step == OrStep::BuyCompany && !game.company_step_waits(corp) {
+            game.next_or_step();
+        }
+        game.skip_steps();
+        return Ok(());
+    }
+    // A private's owner may exchange it at any time (GCB).
+    if let (Entity::Company(company), Action::BuyShares { shares, .. }) = (action.entity(), action)
+    {
+        crate::engine::stock::exchange(game, company, shares)?;
+        return Ok(());
+    }
+    if let Some((company, _)) = &or(game).together {
+        let company = *company;
+        let own_lay = matches!(
+            (action.entity(), action),
+            (Entity::Company(c), Action::LayTile { .. }) if c == company
+        );
+        if !own_lay {
+            return Err(RuleViolation::WrongStep {
+                action: action.type_name(),
+                step: "private's lays",
+                allowed: format!(
+                    "lay_tile by {} (its lays are made together)",
+                    game.title.company(company).sym
+                ),
+            });
+        }
+    }
+    // Corporations may buy privates at any point of their turn when the phase allows it
+    // (reference: a non-blocking private step ahead of the turn's steps), also while they
+    // discard a train and, where that step comes after the home token's (1836Jr30), while a
+    // home token waits to be placed.
+    if let Action::BuyCompany {
+        entity: Entity::Corporation(buyer),
+        company,
+        price,
+    } = action
+    {
+        let home_token_waits =
+            !or(game).pending_tokens.is_empty() || or(game).step == OrStep::HomeToken;
+        let blocked = or(game).discarding.is_some_and(|c| c != corp)
+            || (home_token_waits && game.title.operating.home_token_first);
+        if *buyer == corp && !blocked {
+            buy_company(game, corp, *company, *price)?;
+            if or(game).step == OrStep::BuyCompany && !game.company_step_waits(corp) {
+                game.next_or_step();
+            }
+            game.skip_steps();
+            return Ok(());
+        }
+    }
+    if let Some(discarding) = or(game).discarding {
+        return match action {
+            Action::DiscardTrain {
+                entity: Entity::Corporation(c),
+                train,
+            } if *c == discarding => discard_train(game, discarding, *train),
+            _ => Err(RuleViolation::WrongStep {
+                action: action.type_name(),
+                step: "discard train",
+                allowed: format!("discard_train by {}", game.title.corp(discarding).sym),
+            }),
+        };
+    }
+    if let Some(&LiftedToken { owner, hex, placer }) = or(game).pending_tokens.first() {
+        return match action {
+            Action::PlaceToken {
+                entity: Entity::Corporation(c),
+                city,
+                slot,
+                cost,
+            } if *c == placer => {
+                replace_lifted_token(game, owner, hex, *city, (*slot, *cost))?;
+                game.skip_steps();
+                Ok(())
+            }
+            _ => Err(RuleViolation::WrongStep {
+                action: action.type_name(),
+                step: "home token",
+                allowed: format!(
+                    "place_token by {} for {}'s token on {hex}",
+                    game.title.corp(placer).sym,
+                    game.title.corp(owner).sym
+                ),
+            }),
+        };
+    }
+    let step = or(game).step;
+    // Emergency sales and bankruptcy come from the president during the train step.
+    if let Action::SellShares {
+        entity: Entity::Player(p),
+        shares,
+        percent,
+        ..
+    } = action
+    {
+        if step == OrStep::BuyTrain && game.corp(corp).president == Some(*p) {
+            if !game.must_buy_train(corp) {
+                return Err(RuleViolation::Shares(format!(
+                    "{} need not buy a train: in an operating round a president sells shares \
+                     only to raise money for a train his corporation must buy",
+                    game.title.corp(corp).sym
+                )));
+            }
+            emergency_sell(game, corp, *p, shares, *percent)?;
+            return Ok(());
+        }
+    }
+    let entity = action.entity();
+    let owned_company = match entity {
+        Entity::Company(c) if game.company(c).owner == CompanyOwner::Corporation(corp) => Some(c),
+        _ => None,
+    };
+    if entity != Entity::Corporation(corp) && owned_company.is_none() {
+        let expected = game.title.corp(corp).sym.clone();
+        return Err(RuleViolation::NotYourTurn {
+            actor: game.entity_name(entity),
+            expected,
+        });
+    }
+    if let Some(company) = owned_company {
+        if or(game).teleport.is_some_and(|(c, _)| c == company) {
+            return teleport_token(game, corp, action);
+        }
+        return match action {
+            Action::LayTile {
+                hex,
+                tile,
+                rotation,
+                ..
+            } => special_lay(game, corp, company, *hex, *tile, *rotation),
+            _ => Err(RuleViolation::Company(format!(
+                "{} has no ability for {}",
+                game.title.company(company).sym,
+                action.type_name()
+            ))),
+        };
+    }
+    match (step, action) {
+        (
+            OrStep::HomeToken,
+            Action::PlaceToken {
+                city, slot, cost, ..
+            },
+        ) => home_token_choice(game, corp, *city, (*slot, *cost))?,
+        (
+            OrStep::Track,
+            Action::LayTile {
+                hex,
+                tile,
+                rotation,
+                ..
+            },
+        ) => {
+            lay_tile(game, corp, *hex, *tile, *rotation)?;
+            if !game.track_step_waits(corp) {
+                game.next_or_step();
+            }
+        }
+        (OrStep::IssueShares, Action::SellShares { shares, .. }) => {
+            issue_share(game, corp, shares)?;
+            game.next_or_step();
+        }
+        (OrStep::IssueShares, Action::BuyShares { shares, .. }) => {
+            redeem_share(game, corp, shares)?;
+            game.next_or_step();
+        }
+        (
+            OrStep::IssueShares
+            | OrStep::Track
+            | OrStep::Token
+            | OrStep::BuyTrain
+            | OrStep::BuyCompany,
+            Action::Pass { .. },
+        ) => {
+            if step == OrStep::BuyTrain && game.must_buy_train(corp) {
+                return Err(RuleViolation::Train(format!(
+                    "{} has no train and must buy one",
+                    game.title.corp(corp).sym
+                )));
+            }
+            game.next_or_step();
+        }
+        (
+            OrStep::Token,
+            Action::PlaceToken {
+                city, slot, cost, ..
+            },
+        ) => {
+            place_token(game, corp, *city, (*slot, *cost))?;
+            game.next_or_step();
+        }
+        (OrStep::Route, Action::RunRoutes { routes, .. }) => {
+            run_routes(game, corp, routes)?;
+            game.next_or_step();
+        }
+        (OrStep::Dividend, Action::Dividend { kind, .. }) => {
+            game.pay_dividend(corp, *kind);
+            game.next_or_step();
+        }
+        (
+            OrStep::BuyTrain,
+            Action::BuyTrain {
+                train,
+                price,
+                exchange,
+                ..
+            },
+        ) => {
+            let from_depot = game
+                .trains
+                .iter()
+                .any(|t| t.id == *train && t.owner == TrainOwner::Depot);
+            buy_train(game, corp, *train, *price, *exchange)?;
+            if game.finished {
+                return Ok(());
+            }
+            if or(game).discarding.is_none() && !game.train_step_waits_after_buy(corp, from_depot) {
+                game.next_or_step();
+            }
+        }
+        (OrStep::BuyTrain, Action::Bankrupt { .. }) => {
+            bankrupt(game, corp)?;
+            return Ok(());
+        }
+        _ => {
+            return Err(RuleViolation::WrongStep {
+                action: action.type_name(),
+                step: step.name(),
+                allowed: step.allowed().to_string(),
+            })
+        }
+    }
+    game.skip_steps();
+    Ok(())
+}
+
+fn pay_corp(game: &mut Game, corp: CorpId, amount: Money) -> Result<(), RuleViolation> {
+    if amount.0 <= 0 {
+        return Ok(());
+    }
+    if game.corp(corp).cash < amount {
+        return Err(RuleViolation::InsufficientCash {
+            who: game.title.corp(corp).sym.clone(),
+            available: game.corp(corp).cash,
+            needed: amount,
+        });
+    }
+    game.corp_mut(corp).cash -= amount;
+    game.bank += amount;
+    Ok(())
+}
