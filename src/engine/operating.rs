@@ -321,14 +321,16 @@ impl Game {
         self.title.corp(corp).tokens.get(used).copied()
     }
 
-    fn token_step_waits(&self, corp: CorpId) -> bool {
+    /// Reference `Tokener#can_place_token?`: a token left, affordable, and (asked last, as the
+    /// reference asks its cached graph last) a city the corporation reaches.
+    fn token_step_waits(&mut self, corp: CorpId) -> bool {
         if or(self).teleport.is_some() {
             return true;
         }
         let Some(price) = self.next_token_price(corp) else {
             return false;
         };
-        self.corp(corp).cash >= price && self.board.has_reachable_token_city(self.title.map, corp)
+        self.corp(corp).cash >= price && self.reaches_token_city(corp)
     }
 
     fn route_step_waits(&mut self, corp: CorpId) -> bool {
@@ -1045,7 +1047,9 @@ fn place_free_token_on(
     check_token_values(game, corp, station, stated, Money::ZERO)?;
     game.board
         .place_token(map, corp, station)
-        .map_err(|e| RuleViolation::Token(e.to_string()))
+        .map_err(|e| RuleViolation::Token(e.to_string()))?;
+    game.forget_token_reach();
+    Ok(())
 }
 
 fn replace_lifted_token(
@@ -1559,6 +1563,7 @@ fn place_token(
     game.board
         .place_token(map, corp, station)
         .map_err(|e| RuleViolation::Token(e.to_string()))?;
+    game.forget_token_reach();
     let _ = hex;
     game.corp_mut(corp).tokens_unused -= 1;
     Ok(())
@@ -1636,6 +1641,7 @@ impl Game {
         let map = self.title.map;
         if let Some(index) = map.hex_index(hex) {
             let lifted = self.board.lay(map, index, tile, rotation);
+            self.forget_token_reach();
             if let Round::Operating(o) = &mut self.round {
                 o.pending_tokens
                     .extend(lifted.into_iter().map(|owner| LiftedToken {
