@@ -558,6 +558,15 @@ const REFERENCE_MOVES: &[(&str, &[&str])] = &[
     ("ireland-route-through-a-hex-twice", &[]),
     // Two routes from Limerick tie for RSSC's Shannon bonus: the last one gets it.
     ("ireland-shannon-bonus-tie", &[]),
+    // A token step skipped because the reference's cached reach predates a closing that
+    // freed a city (nobody laid a tile or placed a token since): the run comes next.
+    ("ireland-token-step-skipped-by-a-stale-reach", &[]),
+    // A major parred by the last player with a stock action chooses its home city before
+    // the stock round ends.
+    ("ireland-major-home-chosen-before-the-round-ends", &[]),
+    // A route whose stop signatures, in route order, put the town of Dundalk & Drogheda
+    // before its city (blocked, so only an end): the run the player made.
+    ("ireland-route-stops-in-signature-order", &[]),
 ];
 
 #[test]

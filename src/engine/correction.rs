@@ -79,6 +79,7 @@ impl Game {
             }
             .into());
         }
+        self.forget_token_reach();
         Ok(self.board.lay(map, index, tile, rotation))
     }
 

@@ -204,6 +204,13 @@ pub struct Game {
     pub assignments: Vec<(CompanyId, CorpId, crate::ids::HexId)>,
     /// Deviations found while processing the current action; empty between actions.
     pub(crate) deviations: Vec<Deviation>,
+    /// The reference engine's cached answer, per corporation, to "can it place a token in a
+    /// city it reaches" (`Graph#can_token?`): computed when its token step is first considered
+    /// and kept until a tile is laid or a token is placed by a step (`Tracker#lay_tile`,
+    /// `Tokener#place_token` clear the graph). Nothing else clears it — not a corporation's
+    /// closing, which removes tokens — so a stale answer can skip a token step in 18xx.games
+    /// after a closing; railnote follows it, since the games 18xx.games produced did.
+    pub(crate) token_reach: Vec<Option<bool>>,
 }
 
 impl Game {
@@ -393,6 +400,7 @@ impl Game {
             resolved_setup: None,
             assignments: Vec::new(),
             deviations: Vec::new(),
+            token_reach: Vec::new(),
         };
         if let Some(resolved) = &resolved {
             for c in &resolved.removed_companies {
@@ -472,6 +480,27 @@ impl Game {
         Ok(std::mem::take(&mut self.deviations))
     }
 
+    /// A tile was laid or a token placed by a step: the reference clears its graph, so every
+    /// corporation's token reach is asked afresh.
+    pub(crate) fn forget_token_reach(&mut self) {
+        self.token_reach.clear();
+    }
+
+    /// Whether the corporation reaches a city it can place a token in, as the reference's
+    /// cached graph answers (see [`Game::token_reach`]).
+    pub(crate) fn reaches_token_city(&mut self, corp: CorpId) -> bool {
+        let i = usize::from(corp.0);
+        if let Some(Some(known)) = self.token_reach.get(i) {
+            return *known;
+        }
+        let reach = self.board.has_reachable_token_city(self.title.map, corp);
+        if self.token_reach.len() <= i {
+            self.token_reach.resize(i + 1, None);
+        }
+        self.token_reach[i] = Some(reach);
+        reach
+    }
+
     /// Notes that the action being processed breaks a printed rule that 18xx.games does not
     /// enforce.
     pub(crate) fn deviate(&mut self, kind: DeviationKind, detail: String) {
@@ -540,6 +569,7 @@ impl Game {
             resolved_setup,
             assignments,
             deviations,
+            token_reach,
         } = self;
         format!(
             "{:?}",
@@ -562,7 +592,8 @@ impl Game {
                     priority_deal,
                     resolved_setup,
                     assignments,
-                    deviations
+                    deviations,
+                    token_reach
                 ),
             )
         )

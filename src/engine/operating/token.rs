@@ -16,14 +16,16 @@ impl Game {
         self.title.corp(corp).tokens.get(used).copied()
     }
 
-    pub(super) fn token_step_waits(&self, corp: CorpId) -> bool {
+    /// Reference `Tokener#can_place_token?`: a token left, affordable, and (asked last, as the
+    /// reference asks its cached graph last) a city the corporation reaches.
+    pub(super) fn token_step_waits(&mut self, corp: CorpId) -> bool {
         if or(self).teleport.is_some() {
             return true;
         }
         let Some(price) = self.next_token_price(corp) else {
             return false;
         };
-        self.corp(corp).cash >= price && self.board.has_reachable_token_city(self.title.map, corp)
+        self.corp(corp).cash >= price && self.reaches_token_city(corp)
     }
 
     /// Places a home token; returns false if the president must choose the city.
@@ -98,7 +100,9 @@ pub(super) fn place_free_token_on(
     check_token_values(game, corp, station, stated, Money::ZERO)?;
     game.board
         .place_token(map, corp, station)
-        .map_err(|e| RuleViolation::Token(e.to_string()))
+        .map_err(|e| RuleViolation::Token(e.to_string()))?;
+    game.forget_token_reach();
+    Ok(())
 }
 
 pub(super) fn replace_lifted_token(
@@ -157,6 +161,7 @@ pub(super) fn place_token(
     game.board
         .place_token(map, corp, station)
         .map_err(|e| RuleViolation::Token(e.to_string()))?;
+    game.forget_token_reach();
     let _ = hex;
     game.corp_mut(corp).tokens_unused -= 1;
     Ok(())

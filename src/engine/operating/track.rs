@@ -226,6 +226,7 @@ impl Game {
         let map = self.title.map;
         if let Some(index) = map.hex_index(hex) {
             let lifted = self.board.lay(map, index, tile, rotation);
+            self.forget_token_reach();
             if let Round::Operating(o) = &mut self.round {
                 o.pending_tokens
                     .extend(lifted.into_iter().map(|owner| LiftedToken {
