@@ -818,6 +818,4 @@ impl Game {
 }
 
 #[cfg(test)]
-mod ireland_tests;
-#[cfg(test)]
 mod tests;

@@ -16,6 +16,9 @@ mod merger;
 mod selfplay;
 mod setup;
 
+#[cfg(test)]
+mod rules_tests;
+
 use super::hooks::{Gen, TitleHooks};
 use super::{Ability, ParRule, Title};
 use crate::action::{Action, Entity};

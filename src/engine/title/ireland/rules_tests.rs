@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-use super::*;
 use crate::engine::state::TrainOwner;
+use crate::engine::*;
 use crate::ids::{HexId, Money};
 use crate::log::{self, GameLog};
 
