@@ -1,12 +1,91 @@
 //! Emergency money and bankruptcy (rules-and-format D.13, D.14, B.3.9): a president sells
 //! shares to buy the train his corporation must buy (the title's `emergency_sales`), and a
-//! president who cannot raise the money goes bankrupt (the title's `bankruptcy`).
+//! president who cannot raise the money goes bankrupt (the title's `bankruptcy`); the
+//! president pays what the treasury lacks for the train ([`president_pays_shortfall`]).
 
 use super::{or, or_mut};
-use crate::engine::state::GameEndReason;
-use crate::engine::title::{Bankruptcy, EmergencySales};
-use crate::engine::{Game, Round, RuleViolation};
-use crate::ids::{CorpId, Money, PlayerId, ShareId};
+use crate::engine::state::{GameEndReason, Train, TrainOwner};
+use crate::engine::title::{Bankruptcy, EmergencyFromOthers, EmergencySales};
+use crate::engine::{DeviationKind, Game, Round, RuleViolation};
+use crate::ids::{CorpId, Money, PlayerId, ShareId, TrainId};
+
+/// A corporation that must buy a train and cannot pay for it: the president pays the rest,
+/// within the title's rules for emergency purchases (rules-and-format D.13; the title's
+/// `emergency_sales` and `emergency_from_others`).
+pub(super) fn president_pays_shortfall(
+    game: &mut Game,
+    corp: CorpId,
+    t: &Train,
+    price: Money,
+    offer: &[TrainId],
+) -> Result<(), RuleViolation> {
+    let train = t.id;
+    let name = game.train_name(train);
+    let face = game.title.train(train.kind).price;
+    let cash = game.corp(corp).cash;
+    let shortfall = price - cash;
+    // Emergency purchase: the cheapest depot train (1836Jr30) or any depot or pool train
+    // (18Ireland); the president pays the rest.
+    let any_depot_train =
+        game.title.operating.emergency_sales == EmergencySales::WhileCorporationShort;
+    if let TrainOwner::Corporation(seller) = t.owner {
+        if game.title.operating.emergency_from_others == EmergencyFromOthers::Never {
+            let president = game.corp(corp).president.map_or_else(String::new, |p| {
+                format!(", {} paying {shortfall}", game.player(p).name)
+            });
+            game.deviate(
+                DeviationKind::EmergencyTrainFromCorporation,
+                format!(
+                    "{} buys {}'s {name} for {price}{president}",
+                    game.title.corp(corp).sym,
+                    game.title.corp(seller).sym
+                ),
+            );
+        }
+    }
+    if matches!(t.owner, TrainOwner::Depot | TrainOwner::Pool) && !any_depot_train {
+        let cheapest = offer
+            .iter()
+            .map(|t| game.title.train(t.kind).price)
+            .min()
+            .unwrap_or(face);
+        if face > cheapest {
+            return Err(RuleViolation::Train(format!(
+                "in an emergency only the cheapest train ({cheapest}) may be bought"
+            )));
+        }
+    } else if price > face {
+        return Err(RuleViolation::Train(format!(
+            "in an emergency a train from another corporation costs at most {face}"
+        )));
+    }
+    let president = game
+        .corp(corp)
+        .president
+        .expect("a floated corporation has a president");
+    if let Some(sold) = or(game).last_share_sold_price {
+        let max_possible = cash + game.player(president).cash;
+        let min = max_possible - sold + Money(1);
+        // Having sold shares, the president may not then pick a train the sale was not
+        // needed for (18Ireland: any train; 1836Jr30: trains from other corporations).
+        let checked = any_depot_train || !matches!(t.owner, TrainOwner::Depot | TrainOwner::Pool);
+        if price < min && checked {
+            return Err(RuleViolation::Train(format!(
+                "after selling shares the train must cost at least {min}"
+            )));
+        }
+    }
+    if game.player(president).cash < shortfall {
+        return Err(RuleViolation::InsufficientCash {
+            who: game.player(president).name.clone(),
+            available: game.player(president).cash,
+            needed: shortfall,
+        });
+    }
+    game.player_mut(president).cash -= shortfall;
+    game.corp_mut(corp).cash += shortfall;
+    Ok(())
+}
 
 pub(super) fn emergency_sell(
     game: &mut Game,

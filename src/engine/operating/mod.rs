@@ -165,119 +165,22 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
     let Some(corp) = or(game).current() else {
         return Err(RuleViolation::GameOver);
     };
-    // A private's bonus marker may be placed at any time of its owning corporation's turn
-    // (reference `Assign` step: not blocking, ahead of the turn's steps).
-    if let (Entity::Company(company), Action::Assign { hex, .. }) = (action.entity(), action) {
-        assign(game, company, *hex)?;
-        // The marker may have been all that held the private-purchase step open.
-        if or(game).step == OrStep::BuyCompany && !game.company_step_waits(corp) {
-            game.next_or_step();
-        }
-        game.skip_steps();
-        return Ok(());
+    // Actions outside the step order first, in the order the reference's steps ask for them:
+    // a private's marker or exchange at any time, a private's lays made together, a private
+    // bought at any point of the turn, a forced discard, a lifted token put back, an emergency
+    // sale.
+    if let Some(done) = process_any_time(game, corp, action) {
+        return done;
     }
-    // A private's owner may exchange it at any time (GCB).
-    if let (Entity::Company(company), Action::BuyShares { shares, .. }) = (action.entity(), action)
-    {
-        crate::engine::stock::exchange(game, company, shares)?;
-        return Ok(());
+    check_lays_together(game, action)?;
+    if let Some(done) = process_company_purchase(game, corp, action) {
+        return done;
     }
-    if let Some((company, _)) = &or(game).together {
-        let company = *company;
-        let own_lay = matches!(
-            (action.entity(), action),
-            (Entity::Company(c), Action::LayTile { .. }) if c == company
-        );
-        if !own_lay {
-            return Err(RuleViolation::WrongStep {
-                action: action.type_name(),
-                step: "private's lays",
-                allowed: format!(
-                    "lay_tile by {} (its lays are made together)",
-                    game.title.company(company).sym
-                ),
-            });
-        }
+    if let Some(done) = process_pending(game, action) {
+        return done;
     }
-    // Corporations may buy privates at any point of their turn when the phase allows it
-    // (reference: a non-blocking private step ahead of the turn's steps), also while they
-    // discard a train and, where that step comes after the home token's (1836Jr30), while a
-    // home token waits to be placed.
-    if let Action::BuyCompany {
-        entity: Entity::Corporation(buyer),
-        company,
-        price,
-    } = action
-    {
-        let home_token_waits =
-            !or(game).pending_tokens.is_empty() || or(game).step == OrStep::HomeToken;
-        let blocked = or(game).discarding.is_some_and(|c| c != corp)
-            || (home_token_waits && game.title.operating.home_token_first);
-        if *buyer == corp && !blocked {
-            buy_company(game, corp, *company, *price)?;
-            if or(game).step == OrStep::BuyCompany && !game.company_step_waits(corp) {
-                game.next_or_step();
-            }
-            game.skip_steps();
-            return Ok(());
-        }
-    }
-    if let Some(discarding) = or(game).discarding {
-        return match action {
-            Action::DiscardTrain {
-                entity: Entity::Corporation(c),
-                train,
-            } if *c == discarding => discard_train(game, discarding, *train),
-            _ => Err(RuleViolation::WrongStep {
-                action: action.type_name(),
-                step: "discard train",
-                allowed: format!("discard_train by {}", game.title.corp(discarding).sym),
-            }),
-        };
-    }
-    if let Some(&LiftedToken { owner, hex, placer }) = or(game).pending_tokens.first() {
-        return match action {
-            Action::PlaceToken {
-                entity: Entity::Corporation(c),
-                city,
-                slot,
-                cost,
-            } if *c == placer => {
-                replace_lifted_token(game, owner, hex, *city, (*slot, *cost))?;
-                game.skip_steps();
-                Ok(())
-            }
-            _ => Err(RuleViolation::WrongStep {
-                action: action.type_name(),
-                step: "home token",
-                allowed: format!(
-                    "place_token by {} for {}'s token on {hex}",
-                    game.title.corp(placer).sym,
-                    game.title.corp(owner).sym
-                ),
-            }),
-        };
-    }
-    let step = or(game).step;
-    // Emergency sales and bankruptcy come from the president during the train step.
-    if let Action::SellShares {
-        entity: Entity::Player(p),
-        shares,
-        percent,
-        ..
-    } = action
-    {
-        if step == OrStep::BuyTrain && game.corp(corp).president == Some(*p) {
-            if !game.must_buy_train(corp) {
-                return Err(RuleViolation::Shares(format!(
-                    "{} need not buy a train: in an operating round a president sells shares \
-                     only to raise money for a train his corporation must buy",
-                    game.title.corp(corp).sym
-                )));
-            }
-            emergency_sell(game, corp, *p, shares, *percent)?;
-            return Ok(());
-        }
+    if let Some(done) = process_emergency_sale(game, corp, action) {
+        return done;
     }
     let entity = action.entity();
     let owned_company = match entity {
@@ -292,23 +195,197 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
         });
     }
     if let Some(company) = owned_company {
-        if or(game).teleport.is_some_and(|(c, _)| c == company) {
-            return teleport_token(game, corp, action);
-        }
-        return match action {
-            Action::LayTile {
-                hex,
-                tile,
-                rotation,
-                ..
-            } => special_lay(game, corp, company, *hex, *tile, *rotation),
-            _ => Err(RuleViolation::Company(format!(
-                "{} has no ability for {}",
-                game.title.company(company).sym,
-                action.type_name()
-            ))),
-        };
+        return process_company_ability(game, corp, company, action);
     }
+    process_step(game, corp, action)
+}
+
+/// A private's bonus marker, or a private's exchange for a share: allowed at any time of the
+/// owning corporation's turn.
+fn process_any_time(
+    game: &mut Game,
+    corp: CorpId,
+    action: &Action,
+) -> Option<Result<(), RuleViolation>> {
+    // A private's bonus marker may be placed at any time of its owning corporation's turn
+    // (reference `Assign` step: not blocking, ahead of the turn's steps).
+    if let (Entity::Company(company), Action::Assign { hex, .. }) = (action.entity(), action) {
+        if let Err(e) = assign(game, company, *hex) {
+            return Some(Err(e));
+        }
+        // The marker may have been all that held the private-purchase step open.
+        if or(game).step == OrStep::BuyCompany && !game.company_step_waits(corp) {
+            game.next_or_step();
+        }
+        game.skip_steps();
+        return Some(Ok(()));
+    }
+    // A private's owner may exchange it at any time (GCB).
+    if let (Entity::Company(company), Action::BuyShares { shares, .. }) = (action.entity(), action)
+    {
+        return Some(crate::engine::stock::exchange(game, company, shares));
+    }
+    None
+}
+
+/// While a private's lays must be made together, nothing else may be done.
+fn check_lays_together(game: &Game, action: &Action) -> Result<(), RuleViolation> {
+    let Some((company, _)) = &or(game).together else {
+        return Ok(());
+    };
+    let company = *company;
+    let own_lay = matches!(
+        (action.entity(), action),
+        (Entity::Company(c), Action::LayTile { .. }) if c == company
+    );
+    if own_lay {
+        return Ok(());
+    }
+    Err(RuleViolation::WrongStep {
+        action: action.type_name(),
+        step: "private's lays",
+        allowed: format!(
+            "lay_tile by {} (its lays are made together)",
+            game.title.company(company).sym
+        ),
+    })
+}
+
+/// Corporations may buy privates at any point of their turn when the phase allows it
+/// (reference: a non-blocking private step ahead of the turn's steps), also while they
+/// discard a train and, where that step comes after the home token's (1836Jr30), while a
+/// home token waits to be placed.
+fn process_company_purchase(
+    game: &mut Game,
+    corp: CorpId,
+    action: &Action,
+) -> Option<Result<(), RuleViolation>> {
+    let Action::BuyCompany {
+        entity: Entity::Corporation(buyer),
+        company,
+        price,
+    } = action
+    else {
+        return None;
+    };
+    let home_token_waits =
+        !or(game).pending_tokens.is_empty() || or(game).step == OrStep::HomeToken;
+    let blocked = or(game).discarding.is_some_and(|c| c != corp)
+        || (home_token_waits && game.title.operating.home_token_first);
+    if *buyer != corp || blocked {
+        return None;
+    }
+    if let Err(e) = buy_company(game, corp, *company, *price) {
+        return Some(Err(e));
+    }
+    if or(game).step == OrStep::BuyCompany && !game.company_step_waits(corp) {
+        game.next_or_step();
+    }
+    game.skip_steps();
+    Some(Ok(()))
+}
+
+/// What interrupts the turn until it is done: a corporation over its train limit discards
+/// (the reference's `DiscardTrain` step), a token lifted by a lay is put back.
+fn process_pending(game: &mut Game, action: &Action) -> Option<Result<(), RuleViolation>> {
+    if let Some(discarding) = or(game).discarding {
+        return Some(match action {
+            Action::DiscardTrain {
+                entity: Entity::Corporation(c),
+                train,
+            } if *c == discarding => discard_train(game, discarding, *train),
+            _ => Err(RuleViolation::WrongStep {
+                action: action.type_name(),
+                step: "discard train",
+                allowed: format!("discard_train by {}", game.title.corp(discarding).sym),
+            }),
+        });
+    }
+    if let Some(&LiftedToken { owner, hex, placer }) = or(game).pending_tokens.first() {
+        return Some(match action {
+            Action::PlaceToken {
+                entity: Entity::Corporation(c),
+                city,
+                slot,
+                cost,
+            } if *c == placer => {
+                replace_lifted_token(game, owner, hex, *city, (*slot, *cost)).map(|()| {
+                    game.skip_steps();
+                })
+            }
+            _ => Err(RuleViolation::WrongStep {
+                action: action.type_name(),
+                step: "home token",
+                allowed: format!(
+                    "place_token by {} for {}'s token on {hex}",
+                    game.title.corp(placer).sym,
+                    game.title.corp(owner).sym
+                ),
+            }),
+        });
+    }
+    None
+}
+
+/// Emergency sales come from the president during the train step, and only to raise money
+/// for a train the corporation must buy.
+fn process_emergency_sale(
+    game: &mut Game,
+    corp: CorpId,
+    action: &Action,
+) -> Option<Result<(), RuleViolation>> {
+    let Action::SellShares {
+        entity: Entity::Player(p),
+        shares,
+        percent,
+        ..
+    } = action
+    else {
+        return None;
+    };
+    if or(game).step != OrStep::BuyTrain || game.corp(corp).president != Some(*p) {
+        return None;
+    }
+    if !game.must_buy_train(corp) {
+        return Some(Err(RuleViolation::Shares(format!(
+            "{} need not buy a train: in an operating round a president sells shares \
+             only to raise money for a train his corporation must buy",
+            game.title.corp(corp).sym
+        ))));
+    }
+    Some(emergency_sell(game, corp, *p, shares, *percent))
+}
+
+/// An action of a private the operating corporation owns: a teleport's free token, or one of
+/// its tile lays.
+fn process_company_ability(
+    game: &mut Game,
+    corp: CorpId,
+    company: CompanyId,
+    action: &Action,
+) -> Result<(), RuleViolation> {
+    if or(game).teleport.is_some_and(|(c, _)| c == company) {
+        return teleport_token(game, corp, action);
+    }
+    match action {
+        Action::LayTile {
+            hex,
+            tile,
+            rotation,
+            ..
+        } => special_lay(game, corp, company, *hex, *tile, *rotation),
+        _ => Err(RuleViolation::Company(format!(
+            "{} has no ability for {}",
+            game.title.company(company).sym,
+            action.type_name()
+        ))),
+    }
+}
+
+/// An action of the corporation's current step; afterwards the steps that ask nothing are
+/// skipped.
+fn process_step(game: &mut Game, corp: CorpId, action: &Action) -> Result<(), RuleViolation> {
+    let step = or(game).step;
     match (step, action) {
         (
             OrStep::HomeToken,

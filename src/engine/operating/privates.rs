@@ -9,7 +9,7 @@ use super::{or, or_mut, pay_corp, OrStep};
 use crate::action::Action;
 use crate::engine::map::LayRequest;
 use crate::engine::state::CompanyOwner;
-use crate::engine::title::Ability;
+use crate::engine::title::{Ability, CompanyDef};
 use crate::engine::{Game, RuleViolation};
 use crate::ids::{CompanyId, CorpId, HexId, Money, Rotation, TileId};
 
@@ -107,132 +107,20 @@ pub(super) fn special_lay(
     rotation: Rotation,
 ) -> Result<(), RuleViolation> {
     let def = game.title.company(company);
-    // E-SF's, DR's, TDR's, DCR's and TIM's lays are extra; BoW's is one of the corporation's
-    // normal lays without terrain; CdH's teleport is the corporation's lay for the turn, pays
-    // the terrain and is followed by a free station token there.
-    let mut first = None;
-    let mut together = None;
-    let mut track_timed = false;
-    let Some((hexes, tiles, kind)) = def.abilities.iter().find_map(|a| match a {
-        Ability::TileLay {
-            hexes,
-            tiles,
-            free,
-            consumes_tile_lay,
-            closes_when_used,
-            connected,
-            count,
-            first_hex,
-            must_lay_together,
-            when,
-            ..
-        } => Some((
-            {
-                track_timed = when.as_deref() == Some("track");
-                first = first_hex.as_ref().map(|h| (h.clone(), *count));
-                together = (*must_lay_together && !*consumes_tile_lay).then_some(*count);
-                hexes.clone()
-            },
-            tiles.clone(),
-            SpecialLay::Lay {
-                free: *free,
-                consumes: *consumes_tile_lay,
-                closes: *closes_when_used,
-                connected: *connected,
-            },
-        )),
-        Ability::Teleport { hexes, tiles } => {
-            Some((hexes.clone(), tiles.clone(), SpecialLay::Teleport))
-        }
-        _ => None,
-    }) else {
+    let Some(ability) = LayAbility::of(def) else {
         return Err(RuleViolation::Company(format!(
             "{} cannot lay tiles",
             def.sym
         )));
     };
-    if game.company(company).uses_left == 0 {
-        return Err(RuleViolation::Company(format!(
-            "{}'s tile lays have been used",
-            def.sym
-        )));
-    }
-    if !hexes.is_empty() && !hexes.iter().any(|h| h.parse::<HexId>().ok() == Some(hex)) {
-        return Err(RuleViolation::Company(format!(
-            "{} may only lay on {}",
-            def.sym,
-            hexes.join(", ")
-        )));
-    }
-    if let Some((first_hex, count)) = &first {
-        // The reference offers no neighbours to the first lay elsewhere (and fails on it).
-        if game.company(company).uses_left == *count && first_hex.parse::<HexId>().ok() != Some(hex)
-        {
-            return Err(RuleViolation::Company(format!(
-                "{}'s first lay must be on {first_hex}",
-                def.sym
-            )));
-        }
-    }
-    let tile_name = game.title.map.tile_def(tile.def).name.clone();
-    if !tiles.is_empty() && !tiles.contains(&tile_name) {
-        return Err(RuleViolation::Company(format!(
-            "{} may only lay tile {}",
-            def.sym,
-            tiles.join(" or ")
-        )));
-    }
+    let LayAbility { kind, together, .. } = ability;
+    check_lay_place(game, company, &ability, hex, tile)?;
     let laid_before: Vec<HexId> = match &or(game).together {
         Some((c, laid)) if *c == company => laid.clone(),
         _ => Vec::new(),
     };
-    // The reference (special track `check_connect`, on by default for lays on two or more
-    // hexes) wants the lays made together to join: the new tile's track must meet an earlier
-    // one's across their common edge.
-    if together.is_some_and(|count| count >= 2) && hexes.len() >= 2 && !laid_before.is_empty() {
-        let map = game.title.map;
-        let exits_at = |h: crate::engine::map::HexIdx| {
-            let (t, r) = game.board.tile_at(h);
-            map.tile_def(t.def).exits(r.get())
-        };
-        let joins = map.hex_index(hex).is_some_and(|h| {
-            let new = map.tile_def(tile.def).exits(rotation.get());
-            (0..6u8).filter(|e| new & (1 << e) != 0).any(|e| {
-                game.board.neighbour(map, h, e).is_some_and(|n| {
-                    laid_before.iter().any(|l| map.hex_index(*l) == Some(n))
-                        && exits_at(n) & (1 << ((e + 3) % 6)) != 0
-                })
-            })
-        });
-        if !joins {
-            return Err(RuleViolation::Company(format!(
-                "{}'s lays must join each other",
-                def.sym
-            )));
-        }
-    }
-    let uses_normal_lay = matches!(
-        kind,
-        SpecialLay::Teleport | SpecialLay::Lay { consumes: true, .. }
-    );
-    let track_ahead = matches!(
-        or(game).step,
-        OrStep::HomeToken | OrStep::IssueShares | OrStep::Track
-    );
-    if track_timed && !uses_normal_lay && !track_ahead {
-        // Reference `ability_right_time?`: a track-timed ability is usable while the track
-        // step is the first of the turn's blocking steps not yet passed (issues come before).
-        return Err(RuleViolation::Company(format!(
-            "{}'s lays belong to the track step, and that step is over",
-            def.sym
-        )));
-    }
-    if uses_normal_lay && or(game).step != OrStep::Track {
-        return Err(RuleViolation::Company(format!(
-            "{}'s lay is one of the corporation's tile actions, and the track step is over",
-            def.sym
-        )));
-    }
+    check_lays_join(game, company, &ability, &laid_before, hex, tile, rotation)?;
+    check_lay_time(game, company, &ability)?;
     match kind {
         SpecialLay::Lay {
             free,
@@ -283,6 +171,197 @@ pub(super) fn special_lay(
         SpecialLay::Lay { .. } => {}
     }
     game.skip_steps();
+    Ok(())
+}
+
+/// A private's tile-lay ability, as [`special_lay`] checks it.
+struct LayAbility {
+    /// Where it may lay (anywhere when empty).
+    hexes: Vec<String>,
+    /// Which tiles (any when empty).
+    tiles: Vec<String>,
+    kind: SpecialLay,
+    /// The hex its first lay must be on, and its number of lays.
+    first: Option<(String, u8)>,
+    /// Its number of lays, when they must be made together.
+    together: Option<u8>,
+    /// Usable only while the track step is ahead.
+    track_timed: bool,
+}
+
+impl LayAbility {
+    /// The private's lay ability, if it has one. E-SF's, DR's, TDR's, DCR's and TIM's lays
+    /// are extra; BoW's is one of the corporation's normal lays without terrain; CdH's
+    /// teleport is the corporation's lay for the turn, pays the terrain and is followed by
+    /// a free station token there.
+    fn of(def: &CompanyDef) -> Option<LayAbility> {
+        let mut first = None;
+        let mut together = None;
+        let mut track_timed = false;
+        let (hexes, tiles, kind) = def.abilities.iter().find_map(|a| match a {
+            Ability::TileLay {
+                hexes,
+                tiles,
+                free,
+                consumes_tile_lay,
+                closes_when_used,
+                connected,
+                count,
+                first_hex,
+                must_lay_together,
+                when,
+                ..
+            } => Some((
+                {
+                    track_timed = when.as_deref() == Some("track");
+                    first = first_hex.as_ref().map(|h| (h.clone(), *count));
+                    together = (*must_lay_together && !*consumes_tile_lay).then_some(*count);
+                    hexes.clone()
+                },
+                tiles.clone(),
+                SpecialLay::Lay {
+                    free: *free,
+                    consumes: *consumes_tile_lay,
+                    closes: *closes_when_used,
+                    connected: *connected,
+                },
+            )),
+            Ability::Teleport { hexes, tiles } => {
+                Some((hexes.clone(), tiles.clone(), SpecialLay::Teleport))
+            }
+            _ => None,
+        })?;
+        Some(LayAbility {
+            hexes,
+            tiles,
+            kind,
+            first,
+            together,
+            track_timed,
+        })
+    }
+}
+
+/// Whether the private has a lay left, and the hex and tile are ones it may lay.
+fn check_lay_place(
+    game: &Game,
+    company: CompanyId,
+    ability: &LayAbility,
+    hex: HexId,
+    tile: TileId,
+) -> Result<(), RuleViolation> {
+    let def = game.title.company(company);
+    if game.company(company).uses_left == 0 {
+        return Err(RuleViolation::Company(format!(
+            "{}'s tile lays have been used",
+            def.sym
+        )));
+    }
+    if !ability.hexes.is_empty()
+        && !ability
+            .hexes
+            .iter()
+            .any(|h| h.parse::<HexId>().ok() == Some(hex))
+    {
+        return Err(RuleViolation::Company(format!(
+            "{} may only lay on {}",
+            def.sym,
+            ability.hexes.join(", ")
+        )));
+    }
+    if let Some((first_hex, count)) = &ability.first {
+        // The reference offers no neighbours to the first lay elsewhere (and fails on it).
+        if game.company(company).uses_left == *count && first_hex.parse::<HexId>().ok() != Some(hex)
+        {
+            return Err(RuleViolation::Company(format!(
+                "{}'s first lay must be on {first_hex}",
+                def.sym
+            )));
+        }
+    }
+    let tile_name = game.title.map.tile_def(tile.def).name.clone();
+    if !ability.tiles.is_empty() && !ability.tiles.contains(&tile_name) {
+        return Err(RuleViolation::Company(format!(
+            "{} may only lay tile {}",
+            def.sym,
+            ability.tiles.join(" or ")
+        )));
+    }
+    Ok(())
+}
+
+/// A private's lays made together join each other.
+fn check_lays_join(
+    game: &Game,
+    company: CompanyId,
+    ability: &LayAbility,
+    laid_before: &[HexId],
+    hex: HexId,
+    tile: TileId,
+    rotation: Rotation,
+) -> Result<(), RuleViolation> {
+    let def = game.title.company(company);
+    // The reference (special track `check_connect`, on by default for lays on two or more
+    // hexes) wants the lays made together to join: the new tile's track must meet an earlier
+    // one's across their common edge.
+    if ability.together.is_some_and(|count| count >= 2)
+        && ability.hexes.len() >= 2
+        && !laid_before.is_empty()
+    {
+        let map = game.title.map;
+        let exits_at = |h: crate::engine::map::HexIdx| {
+            let (t, r) = game.board.tile_at(h);
+            map.tile_def(t.def).exits(r.get())
+        };
+        let joins = map.hex_index(hex).is_some_and(|h| {
+            let new = map.tile_def(tile.def).exits(rotation.get());
+            (0..6u8).filter(|e| new & (1 << e) != 0).any(|e| {
+                game.board.neighbour(map, h, e).is_some_and(|n| {
+                    laid_before.iter().any(|l| map.hex_index(*l) == Some(n))
+                        && exits_at(n) & (1 << ((e + 3) % 6)) != 0
+                })
+            })
+        });
+        if !joins {
+            return Err(RuleViolation::Company(format!(
+                "{}'s lays must join each other",
+                def.sym
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The lay comes at a time the ability allows: a track-timed one while the track step is
+/// ahead, one that is a normal lay in the track step.
+fn check_lay_time(
+    game: &Game,
+    company: CompanyId,
+    ability: &LayAbility,
+) -> Result<(), RuleViolation> {
+    let def = game.title.company(company);
+    let uses_normal_lay = matches!(
+        ability.kind,
+        SpecialLay::Teleport | SpecialLay::Lay { consumes: true, .. }
+    );
+    let track_ahead = matches!(
+        or(game).step,
+        OrStep::HomeToken | OrStep::IssueShares | OrStep::Track
+    );
+    if ability.track_timed && !uses_normal_lay && !track_ahead {
+        // Reference `ability_right_time?`: a track-timed ability is usable while the track
+        // step is the first of the turn's blocking steps not yet passed (issues come before).
+        return Err(RuleViolation::Company(format!(
+            "{}'s lays belong to the track step, and that step is over",
+            def.sym
+        )));
+    }
+    if uses_normal_lay && or(game).step != OrStep::Track {
+        return Err(RuleViolation::Company(format!(
+            "{}'s lay is one of the corporation's tile actions, and the track step is over",
+            def.sym
+        )));
+    }
     Ok(())
 }
 

@@ -3,11 +3,10 @@
 //! "Trains", B.1 7, B.3.7). A corporation without trains that must buy one and cannot pay is
 //! helped by its president ([`super::emergency`]).
 
+use super::emergency::president_pays_shortfall;
 use super::{or, or_mut, OrStep};
 use crate::engine::state::{Train, TrainOwner};
-use crate::engine::title::{
-    CorpKind, EmergencyFromOthers, EmergencySales, MustBuyTrain, TrainEvent,
-};
+use crate::engine::title::{CorpKind, EmergencyFromOthers, MustBuyTrain, TrainEvent};
 use crate::engine::{DeviationKind, Game, Round, RuleViolation};
 use crate::ids::{CorpId, Money, TrainId, TrainKind};
 
@@ -228,68 +227,7 @@ pub(super) fn buy_train(
     };
     let offer = game.depot_offer();
     let from_depot = t.owner == TrainOwner::Depot;
-    let face = game.title.train(train.kind).price;
-    let mut expected_price = None;
-    match t.owner {
-        TrainOwner::Depot | TrainOwner::Pool => {
-            if !offer.contains(&train) {
-                let offered: Vec<String> = offer.iter().map(|t| game.train_name(*t)).collect();
-                return Err(RuleViolation::Train(format!(
-                    "train {name} is not offered; the depot offers {}",
-                    offered.join(", ")
-                )));
-            }
-            if from_depot
-                && game.title.operating.one_train_per_type_from_depot
-                && or(game).depot_kinds_bought.contains(&train.kind)
-            {
-                let kind_name = &game.title.train(train.kind).name;
-                if exchange.is_none() {
-                    return Err(RuleViolation::Train(format!(
-                        "only one {kind_name} train may be bought from the depot per turn"
-                    )));
-                }
-                let detail = format!(
-                    "{} trades a train in for a second {kind_name} in its turn",
-                    game.title.corp(corp).sym
-                );
-                game.deviate(DeviationKind::SecondTrainOfATypeByTradeIn, detail);
-            }
-            expected_price = Some(face);
-        }
-        TrainOwner::Corporation(owner) if owner != corp => {
-            let (min, max) = game.price_range_from_others(corp, train);
-            if price < min || price > max {
-                return Err(RuleViolation::Train(if min > max {
-                    format!(
-                        "{} cannot buy {name} from another corporation now",
-                        game.title.corp(corp).sym
-                    )
-                } else {
-                    format!(
-                        "a train from another corporation costs between {min} and {max} here, not {price}"
-                    )
-                }));
-            }
-        }
-        TrainOwner::Corporation(_) => {
-            return Err(RuleViolation::Train(format!(
-                "{name} already belongs to this corporation"
-            )));
-        }
-        TrainOwner::Rusted => return Err(RuleViolation::Train(format!("train {name} has rusted"))),
-        TrainOwner::Closed(owner) => {
-            return Err(RuleViolation::Train(format!(
-                "train {name} left play when {} closed",
-                game.title.corp(owner).sym
-            )))
-        }
-        TrainOwner::Reserve => {
-            return Err(RuleViolation::Train(format!(
-                "train {name} is a reserve train, not yet in play"
-            )))
-        }
-    }
+    let mut expected_price = source_price(game, corp, &t, price, exchange, &offer)?;
     if let Some(traded) = exchange {
         let Some((_, _, discounted)) = game
             .discountable_trains(corp)
@@ -320,7 +258,7 @@ pub(super) fn buy_train(
         }
     }
     let cash = game.corp(corp).cash;
-    let mut shortfall = price - cash;
+    let shortfall = price - cash;
     if shortfall.0 > 0 {
         if !game.must_buy_train(corp) || exchange.is_some() {
             return Err(RuleViolation::InsufficientCash {
@@ -329,70 +267,8 @@ pub(super) fn buy_train(
                 needed: price,
             });
         }
-        // Emergency purchase: the cheapest depot train (1836Jr30) or any depot or pool train
-        // (18Ireland); the president pays the rest.
-        let any_depot_train =
-            game.title.operating.emergency_sales == EmergencySales::WhileCorporationShort;
-        if let TrainOwner::Corporation(seller) = t.owner {
-            if game.title.operating.emergency_from_others == EmergencyFromOthers::Never {
-                let president = game.corp(corp).president.map_or_else(String::new, |p| {
-                    format!(", {} paying {shortfall}", game.player(p).name)
-                });
-                game.deviate(
-                    DeviationKind::EmergencyTrainFromCorporation,
-                    format!(
-                        "{} buys {}'s {name} for {price}{president}",
-                        game.title.corp(corp).sym,
-                        game.title.corp(seller).sym
-                    ),
-                );
-            }
-        }
-        if matches!(t.owner, TrainOwner::Depot | TrainOwner::Pool) && !any_depot_train {
-            let cheapest = offer
-                .iter()
-                .map(|t| game.title.train(t.kind).price)
-                .min()
-                .unwrap_or(face);
-            if face > cheapest {
-                return Err(RuleViolation::Train(format!(
-                    "in an emergency only the cheapest train ({cheapest}) may be bought"
-                )));
-            }
-        } else if price > face {
-            return Err(RuleViolation::Train(format!(
-                "in an emergency a train from another corporation costs at most {face}"
-            )));
-        }
-        let president = game
-            .corp(corp)
-            .president
-            .expect("a floated corporation has a president");
-        if let Some(sold) = or(game).last_share_sold_price {
-            let max_possible = cash + game.player(president).cash;
-            let min = max_possible - sold + Money(1);
-            // Having sold shares, the president may not then pick a train the sale was not
-            // needed for (18Ireland: any train; 1836Jr30: trains from other corporations).
-            let checked =
-                any_depot_train || !matches!(t.owner, TrainOwner::Depot | TrainOwner::Pool);
-            if price < min && checked {
-                return Err(RuleViolation::Train(format!(
-                    "after selling shares the train must cost at least {min}"
-                )));
-            }
-        }
-        if game.player(president).cash < shortfall {
-            return Err(RuleViolation::InsufficientCash {
-                who: game.player(president).name.clone(),
-                available: game.player(president).cash,
-                needed: shortfall,
-            });
-        }
-        game.player_mut(president).cash -= shortfall;
-        game.corp_mut(corp).cash += shortfall;
-        shortfall = Money::ZERO;
+        president_pays_shortfall(game, corp, &t, price, &offer)?;
     }
-    let _ = shortfall;
     if let Some(traded) = exchange {
         game.corp_mut(corp).trains.retain(|x| *x != traded);
         game.set_train_owner(traded, TrainOwner::Pool);
@@ -418,6 +294,78 @@ pub(super) fn buy_train(
     }
     game.after_train_bought(corp, train);
     Ok(())
+}
+
+/// Where the train comes from — the depot's offer, another corporation, or nowhere it can be
+/// bought — and the price that source sets: the face value from the depot or the pool, none
+/// (any price in the range the title allows) from another corporation.
+fn source_price(
+    game: &mut Game,
+    corp: CorpId,
+    t: &Train,
+    price: Money,
+    exchange: Option<TrainId>,
+    offer: &[TrainId],
+) -> Result<Option<Money>, RuleViolation> {
+    let train = t.id;
+    let name = game.train_name(train);
+    let from_depot = t.owner == TrainOwner::Depot;
+    let face = game.title.train(train.kind).price;
+    match t.owner {
+        TrainOwner::Depot | TrainOwner::Pool => {
+            if !offer.contains(&train) {
+                let offered: Vec<String> = offer.iter().map(|t| game.train_name(*t)).collect();
+                return Err(RuleViolation::Train(format!(
+                    "train {name} is not offered; the depot offers {}",
+                    offered.join(", ")
+                )));
+            }
+            if from_depot
+                && game.title.operating.one_train_per_type_from_depot
+                && or(game).depot_kinds_bought.contains(&train.kind)
+            {
+                let kind_name = &game.title.train(train.kind).name;
+                if exchange.is_none() {
+                    return Err(RuleViolation::Train(format!(
+                        "only one {kind_name} train may be bought from the depot per turn"
+                    )));
+                }
+                let detail = format!(
+                    "{} trades a train in for a second {kind_name} in its turn",
+                    game.title.corp(corp).sym
+                );
+                game.deviate(DeviationKind::SecondTrainOfATypeByTradeIn, detail);
+            }
+            Ok(Some(face))
+        }
+        TrainOwner::Corporation(owner) if owner != corp => {
+            let (min, max) = game.price_range_from_others(corp, train);
+            if price < min || price > max {
+                return Err(RuleViolation::Train(if min > max {
+                    format!(
+                        "{} cannot buy {name} from another corporation now",
+                        game.title.corp(corp).sym
+                    )
+                } else {
+                    format!(
+                        "a train from another corporation costs between {min} and {max} here, not {price}"
+                    )
+                }));
+            }
+            Ok(None)
+        }
+        TrainOwner::Corporation(_) => Err(RuleViolation::Train(format!(
+            "{name} already belongs to this corporation"
+        ))),
+        TrainOwner::Rusted => Err(RuleViolation::Train(format!("train {name} has rusted"))),
+        TrainOwner::Closed(owner) => Err(RuleViolation::Train(format!(
+            "train {name} left play when {} closed",
+            game.title.corp(owner).sym
+        ))),
+        TrainOwner::Reserve => Err(RuleViolation::Train(format!(
+            "train {name} is a reserve train, not yet in play"
+        ))),
+    }
 }
 
 impl Game {
