@@ -567,6 +567,9 @@ const REFERENCE_MOVES: &[(&str, &[&str])] = &[
     // A route whose stop signatures, in route order, put the town of Dundalk & Drogheda
     // before its city (blocked, so only an end): the run the player made.
     ("ireland-route-stops-in-signature-order", &[]),
+    // The first 8H leaves WLR (the buyer) and MRNCC above the limit: WLR, earlier in the
+    // charter order the setup drew (the reference's corporation list), discards first.
+    ("ireland-discard-order-follows-the-charter", &[]),
 ];
 
 #[test]

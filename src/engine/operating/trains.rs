@@ -416,15 +416,35 @@ impl Game {
         }
     }
 
+    /// The corporations in the order of the reference's corporation list: a charter order the
+    /// title's setup drew first (the reference draws the order of its list), then the others
+    /// as the title lists them (where the reference appends them).
+    fn corporations_in_reference_order(&self) -> Vec<CorpId> {
+        let mut order: Vec<CorpId> = self
+            .resolved_setup
+            .as_ref()
+            .map_or_else(Vec::new, |s| s.charter_order.clone());
+        for i in 0..self.corps.len() {
+            let corp = CorpId(i as u8);
+            if !order.contains(&corp) {
+                order.push(corp);
+            }
+        }
+        order
+    }
+
     /// A corporation's train goes to the open market (a forced discard).
     pub(crate) fn discard_to_pool(&mut self, corp: CorpId, train: TrainId) {
         self.corp_mut(corp).trains.retain(|t| *t != train);
         self.set_train_owner(train, TrainOwner::Pool);
     }
 
+    /// The first corporation above its train limit must discard (reference `crowded_corps`,
+    /// in the order of its corporation list).
     pub(super) fn check_train_limits(&mut self) {
-        let over = (0..self.corps.len())
-            .map(|i| CorpId(i as u8))
+        let over = self
+            .corporations_in_reference_order()
+            .into_iter()
             .find(|c| self.corp(*c).trains.len() > self.train_limit(*c));
         if let Round::Operating(o) = &mut self.round {
             o.discarding = over;

@@ -12,6 +12,14 @@
 //! | [`TitleHooks::start_round_after_operating_set`], [`TitleHooks::process_own_round`], [`TitleHooks::own_round_acting`], [`TitleHooks::own_round_legal_actions`] | the last operating round of a set has ended: the title may start a round of its own ([`TitleRound`]), which these hooks then run | 18Ireland (the merger round from phase 4) |
 //! | [`TitleHooks::run_setup`] | whenever runs are checked or searched: the routes step, the listed best run, `railnote routes` | 1836Jr30 (port rule), 18Ireland (hex-edge distance, narrow-gauge bonus) |
 //! | [`TitleHooks::self_play`] | every self-play choice ([`TitlePolicy`]: candidates, weights, prices, greedy choices) | 18Ireland (minor auctions, issues, mergers; no moves after which nobody can act) |
+//!
+//! A title that needs a hook not listed here adds it to [`TitleHooks`] with the generic rule
+//! as its default, and calls it from the file that holds that rule: the operating round's
+//! step files (`engine/operating/{turn,token,issue,track,routes,dividend,trains,phase,
+//! privates,emergency}.rs`), the stock round's (`engine/stock/{buy,sell,minor_auction}.rs`),
+//! the private auction (`engine/auction.rs`) or the legal moves (`engine/legal/`). What a fact
+//! can say (a constant, a list, a choice among rules the engine already has) goes in the
+//! title's data instead.
 
 use std::any::Any;
 use std::fmt;
