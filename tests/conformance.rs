@@ -570,6 +570,9 @@ const REFERENCE_MOVES: &[(&str, &[&str])] = &[
     // The first 8H leaves WLR (the buyer) and MRNCC above the limit: WLR, earlier in the
     // charter order the setup drew (the reference's corporation list), discards first.
     ("ireland-discard-order-follows-the-charter", &[]),
+    // BoW's lay (one of the corporation's own) taken in the issue step, before the track step:
+    // the reference lets a track-timed ability act while the track step is still ahead.
+    ("ireland-private-lay-in-the-issue-step", &[]),
 ];
 
 #[test]

@@ -164,7 +164,9 @@ pub(super) fn special_lay(
             }
         }
         SpecialLay::Lay { consumes: true, .. } => {
-            if !game.track_step_waits(corp) {
+            // Laid ahead of the track step (in the issue step), the lay is counted and the
+            // track step comes when the issue step ends.
+            if or(game).step == OrStep::Track && !game.track_step_waits(corp) {
                 game.next_or_step();
             }
         }
@@ -356,7 +358,15 @@ fn check_lay_time(
             def.sym
         )));
     }
-    if uses_normal_lay && or(game).step != OrStep::Track {
+    // Reference `ability_blocking_step`: a lay that takes one of the corporation's own is
+    // usable while the track step is still ahead, so also in an issue step before it.
+    let consumes_lay = matches!(ability.kind, SpecialLay::Lay { consumes: true, .. });
+    let step_allows = if consumes_lay {
+        track_ahead
+    } else {
+        or(game).step == OrStep::Track
+    };
+    if uses_normal_lay && !step_allows {
         return Err(RuleViolation::Company(format!(
             "{}'s lay is one of the corporation's tile actions, and the track step is over",
             def.sym
