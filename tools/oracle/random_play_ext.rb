@@ -222,8 +222,9 @@ module Oracle
     # 18Chesapeake C-P and B&S): the engine checks that the tiles connect only after the
     # second lay (SpecialTrack#check_connect), and the company may not pass before all are
     # laid, so a first tile facing away from the other hexes leaves a game that can only be
-    # undone. Offered here: a first tile with an exit towards another of the ability's hexes,
-    # later ones with an exit meeting an exit of a tile already laid with it.
+    # undone. Offered here: a first tile with an exit towards another of the ability's hexes
+    # that is still open to it, later ones with an exit meeting an exit of a tile already
+    # laid with it.
     def keeps_lays_together?(ability, hex, tile, rot)
       return true unless ability.respond_to?(:must_lay_together) && ability.must_lay_together && ability.connect
 
@@ -232,12 +233,25 @@ module Oracle
       if laid.empty?
         return true if ability.count.to_i < 2 || ability.hexes.to_a.size < 2
 
-        tile.exits.any? { |edge| ability.hexes.include?(hex.neighbors[edge]&.id) }
+        tile.exits.any? do |edge|
+          neighbor = hex.neighbors[edge]
+          neighbor && ability.hexes.include?(neighbor.id) && open_for_ability?(ability, neighbor)
+        end
       else
         tile.exits.any? do |edge|
           neighbor = hex.neighbors[edge]
           neighbor && laid.include?(neighbor.id) && neighbor.tile.exits.include?(Engine::Hex.invert(edge))
         end
+      end
+    end
+
+    # Whether the ability could still lay one of its tiles on the hex (bare, or with a tile
+    # one of the ability's tiles upgrades).
+    def open_for_ability?(ability, hex)
+      return true if hex.tile.color == :white
+
+      ability.tiles.to_a.any? do |name|
+        (tile = @game.tiles.find { |t| t.name == name }) && @game.upgrades_to?(hex.tile, tile, ability.special)
       end
     end
 
