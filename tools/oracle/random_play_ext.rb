@@ -58,7 +58,7 @@ module Oracle
       'program_share_pass' => 0.004,
       'program_buy_shares' => 0.003,
       'program_disable' => 0.01, # for each program that is on
-      'end_game' => 0.00005, # a few games in a hundred end by the Tools tab's button
+      'end_game' => 0.00003, # a few games in a hundred end by the Tools tab's button
     }.freeze
     # Chance that an ordinary move is made by another player in master mode (tools.rb): the
     # action then records that player as its `user`.
@@ -87,6 +87,30 @@ module Oracle
         [1.0, base(e, 'buy_train').merge('train' => discount_train.id, 'price' => price,
                                          'variant' => variant, 'exchange' => train.id)]
       end
+    end
+
+    # ---- the initial auction -------------------------------------------------
+
+    # In a waterfall auction the owned privates pay out whenever everyone passes, and the
+    # shared player raises its standing bids with that income instead of buying the company
+    # on offer, which can go on for thousands of actions (a capped 1836Jr30 game). Raising
+    # a bid gets rarer as the round drags on; the moves offered are unchanged.
+    def gen_bid(e, step)
+      out = super
+      return out unless step.is_a?(Engine::Step::WaterfallAuction)
+
+      length = @game.current_action_id - (@game.round_history.last || 0)
+      damping = [1.0, 60.0 / [length, 1].max].min
+      # may_purchase? reads @bids[@auctioning], which inserts an empty list: removed again
+      # as in the shared gen_bid (an empty list changes 18Ireland's auction)
+      bids = step.instance_variable_get(:@bids)
+      keys_before = bids.keys
+      out.map do |w, h|
+        company = h['company'] && @game.company_by_id(h['company'])
+        company && !step.may_purchase?(company) ? [w * damping, h] : [w, h]
+      end
+    ensure
+      (bids.keys - keys_before).each { |k| bids.delete(k) if bids[k].empty? } if keys_before
     end
 
     # ---- decision points ---------------------------------------------------
