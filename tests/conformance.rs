@@ -58,7 +58,7 @@ fn every_title_matches_the_reference_engine() {
             }
         }
     }
-    assert!(games >= 7, "only {games} fixtures");
+    assert!(games >= 10, "only {games} fixtures");
     assert!(failures.is_empty(), "\n{failures}");
 }
 
@@ -499,6 +499,37 @@ fn ireland_fixtures_match_the_reference_engine() {
         let report = ScoreReport::new(replay.game(), &log);
         assert_eq!(report.result, stored_result(&log), "{name}");
         assert_eq!(report.game_end_reason, log.header.game_end_reason, "{name}");
+    }
+}
+
+/// The 1830 reference games, their processed actions and their ends: every state equal to the
+/// trace's, and each game ends with its stored result and end reason (a bank break and two
+/// bankruptcies; the privates' tile lays and teleport token, `multiple_brown_from_ipo`).
+const GAMES_1830: &[(&str, usize, &str)] = &[
+    ("1830_game_end_bank.json", 548, "bank"),
+    ("26855.json", 502, "bankrupt"),
+    ("29133.json", 334, "bankrupt"),
+];
+
+#[test]
+fn fixtures_1830_match_the_reference_engine() {
+    let Some(shared) = shared_dir() else { return };
+    for &(name, actions, end) in GAMES_1830 {
+        let path = shared.join("fixtures/1830").join(name);
+        let found = compare(&path, &trace_path_of(&shared, "1830", &path));
+        assert!(
+            matches!(found.verdict, Verdict::Agrees),
+            "{name}: {:?}",
+            found.verdict
+        );
+        assert_eq!((found.actions, found.states), (actions, actions), "{name}");
+        let src = std::fs::read_to_string(&path).unwrap();
+        let log = log::read(name, &src).unwrap_or_else(|e| panic!("{}", render(&e)));
+        let game = replay(&log).unwrap_or_else(|e| panic!("{}", render(&e)));
+        let report = ScoreReport::new(&game, &log);
+        assert!(report.finished, "{name}: the game did not finish");
+        assert_eq!(report.result, stored_result(&log), "{name}");
+        assert_eq!(report.game_end_reason.as_deref(), Some(end), "{name}");
     }
 }
 
