@@ -601,6 +601,9 @@ const REFERENCE_MOVES: &[(&str, &[&str])] = &[
     // The first 8H leaves WLR (the buyer) and MRNCC above the limit: WLR, earlier in the
     // charter order the setup drew (the reference's corporation list), discards first.
     ("ireland-discard-order-follows-the-charter", &[]),
+    // A private bought from another player as a stock-round action (1830, phase 2, the
+    // second stock round), at a price of the players' choosing.
+    ("1830-private-sold-between-players", &[]),
 ];
 
 #[test]
@@ -664,6 +667,38 @@ fn engine_only_moves_are_refused_with_the_printed_rule() {
             "rules::bankruptcy",
             "NFL does not have to buy a train: bankruptcy comes only when a corporation must \
              buy a train and cannot raise the money",
+        ),
+    ] {
+        let src = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();
+        let log = log::read(name, &src).unwrap();
+        let Err(ReplayError::Illegal(e)) = replay(&log) else {
+            panic!("{name}: accepted");
+        };
+        assert_eq!(
+            (e.index, e.rule(), e.violation.to_string()),
+            (log.actions.len(), code, message.to_string()),
+            "{name}"
+        );
+    }
+}
+
+/// Moves the reference refuses (`check.rb` rejects them at the last action) are refused.
+#[test]
+fn moves_the_reference_refuses_are_refused() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reference");
+    for (name, code, message) in [
+        (
+            "1830-private-sale-in-the-first-stock-round",
+            "rules::company",
+            "players may buy privates from each other from stock round 2 on, not in stock \
+             round 1 (DH)",
+        ),
+        (
+            "1830-private-with-a-certificate-held-by-a-player",
+            "rules::company",
+            "CA cannot be bought from a player while Player 1 holds its certificate PRR_1 \
+             (18xx.games gives the buyer that certificate again and does not take a share from \
+             a player)",
         ),
     ] {
         let src = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();

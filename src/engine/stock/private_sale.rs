@@ -48,9 +48,18 @@ pub(super) fn buy_private(
     price: Money,
 ) -> Result<(), RuleViolation> {
     let sym = game.title.company(company).sym.clone();
+    let from = game.title.private_sales_from_stock_round;
+    if game.turn < from {
+        return Err(RuleViolation::Company(format!(
+            "players may buy privates from each other from stock round {from} on, not in stock \
+             round {} ({sym})",
+            game.turn
+        )));
+    }
     if !game.private_sales_open() {
         return Err(RuleViolation::Company(format!(
-            "players may not buy privates from each other now ({sym})"
+            "players may not buy privates from each other in phase {} ({sym})",
+            game.phase_name()
         )));
     }
     if !game.privates_for_sale_to(player).contains(&company) {
@@ -77,6 +86,35 @@ pub(super) fn buy_private(
             needed: price,
         });
     }
+    // The reference hands the buyer the private's certificate again (`after_buy_company`),
+    // free, from wherever it is now; it refuses the purchase when a player holds it (a share
+    // is not taken from a player: `BUY_SHARE_FROM_OTHER_PLAYER` is off).
+    let mut certificates = Vec::new();
+    for ability in &game.title.company(company).abilities {
+        let Ability::Shares { share, .. } = ability else {
+            continue;
+        };
+        let Some(share) = crate::engine::auction::parse_share(game, share) else {
+            continue;
+        };
+        if share.index == 0 {
+            continue;
+        }
+        match game.holder_of(share) {
+            Some(Holder::Player(holder)) => {
+                return Err(RuleViolation::Company(format!(
+                    "{sym} cannot be bought from a player while {} holds its certificate {}_{} \
+                     (18xx.games gives the buyer that certificate again and does not take a \
+                     share from a player)",
+                    game.player(holder).name,
+                    game.title.corp(share.corp).sym,
+                    share.index
+                )))
+            }
+            Some(from) => certificates.push((share, from)),
+            None => {}
+        }
+    }
     let CompanyOwner::Player(seller) = game.companies[company.0 as usize].owner else {
         unreachable!("privates_for_sale_to lists player-owned privates only")
     };
@@ -85,23 +123,9 @@ pub(super) fn buy_private(
     game.companies[company.0 as usize].owner = CompanyOwner::Player(player);
     game.player_mut(player).cash -= price;
     game.player_mut(seller).cash += price;
-    // The reference gives the buyer the private's certificate again (`after_buy_company`):
-    // it moves from whoever holds it now, free.
-    for ability in &game.title.company(company).abilities {
-        if let Ability::Shares { share, .. } = ability {
-            let Some(share) = crate::engine::auction::parse_share(game, share) else {
-                continue;
-            };
-            if share.index == 0 {
-                continue;
-            }
-            if let Some(from) = game.holder_of(share) {
-                if from != Holder::Player(player) {
-                    let pct = game.share_percent(share);
-                    game.transfer_shares(share.corp, &[share], from, Holder::Player(player), pct);
-                }
-            }
-        }
+    for (share, from) in certificates {
+        let pct = game.share_percent(share);
+        game.transfer_shares(share.corp, &[share], from, Holder::Player(player), pct);
     }
     sr_mut(game).current.push(TurnAction::BuyPrivate);
     Ok(())
