@@ -635,7 +635,11 @@ impl Resolver<'_> {
                 .iter()
                 .map(|t| match t.unlimited {
                     true => format!("{n}-0, {n}-1, …", n = t.name),
-                    false => format!("{n}-0…{n}-{}", t.most_copies().saturating_sub(1), n = t.name),
+                    false => format!(
+                        "{n}-0…{n}-{}",
+                        t.most_copies().saturating_sub(1),
+                        n = t.name
+                    ),
                 })
                 .collect();
             self.problems.push(

@@ -86,9 +86,12 @@ impl StockRound {
     }
 
     fn bought(&self) -> bool {
-        self.current
-            .iter()
-            .any(|a| matches!(a, TurnAction::Buy(_) | TurnAction::Par | TurnAction::BuyPrivate))
+        self.current.iter().any(|a| {
+            matches!(
+                a,
+                TurnAction::Buy(_) | TurnAction::Par | TurnAction::BuyPrivate
+            )
+        })
     }
 }
 

@@ -6,9 +6,9 @@
 //! It is his purchase of the turn.
 
 use super::{sr, sr_mut, TurnAction};
+use crate::engine::shares::Holder;
 use crate::engine::state::CompanyOwner;
 use crate::engine::title::Ability;
-use crate::engine::shares::Holder;
 use crate::engine::{Game, RuleViolation};
 use crate::ids::{CompanyId, Money, PlayerId};
 
