@@ -58,7 +58,7 @@ fn every_title_matches_the_reference_engine() {
             }
         }
     }
-    assert!(games >= 7, "only {games} fixtures");
+    assert!(games >= 10, "only {games} fixtures");
     assert!(failures.is_empty(), "\n{failures}");
 }
 
@@ -502,6 +502,37 @@ fn ireland_fixtures_match_the_reference_engine() {
     }
 }
 
+/// The 1830 reference games, their processed actions and their ends: every state equal to the
+/// trace's, and each game ends with its stored result and end reason (a bank break and two
+/// bankruptcies; the privates' tile lays and teleport token, `multiple_brown_from_ipo`).
+const GAMES_1830: &[(&str, usize, &str)] = &[
+    ("1830_game_end_bank.json", 548, "bank"),
+    ("26855.json", 502, "bankrupt"),
+    ("29133.json", 334, "bankrupt"),
+];
+
+#[test]
+fn fixtures_1830_match_the_reference_engine() {
+    let Some(shared) = shared_dir() else { return };
+    for &(name, actions, end) in GAMES_1830 {
+        let path = shared.join("fixtures/1830").join(name);
+        let found = compare(&path, &trace_path_of(&shared, "1830", &path));
+        assert!(
+            matches!(found.verdict, Verdict::Agrees),
+            "{name}: {:?}",
+            found.verdict
+        );
+        assert_eq!((found.actions, found.states), (actions, actions), "{name}");
+        let src = std::fs::read_to_string(&path).unwrap();
+        let log = log::read(name, &src).unwrap_or_else(|e| panic!("{}", render(&e)));
+        let game = replay(&log).unwrap_or_else(|e| panic!("{}", render(&e)));
+        let report = ScoreReport::new(&game, &log);
+        assert!(report.finished, "{name}: the game did not finish");
+        assert_eq!(report.result, stored_result(&log), "{name}");
+        assert_eq!(report.game_end_reason.as_deref(), Some(end), "{name}");
+    }
+}
+
 /// Replays `log`, comparing the state after every action with the reference's on the fields
 /// its 18Ireland trace records; stops at the first difference.
 fn match_ireland_trace<'l>(log: &'l log::GameLog, trace: &Trace) -> (Replay<'l>, usize, String) {
@@ -573,6 +604,9 @@ const REFERENCE_MOVES: &[(&str, &[&str])] = &[
     // BoW's lay (one of the corporation's own) taken in the issue step, before the track step:
     // the reference lets a track-timed ability act while the track step is still ahead.
     ("ireland-private-lay-in-the-issue-step", &[]),
+    // A private bought from another player as a stock-round action (1830, phase 2, the
+    // second stock round), at a price of the players' choosing.
+    ("1830-private-sold-between-players", &[]),
 ];
 
 #[test]
@@ -636,6 +670,38 @@ fn engine_only_moves_are_refused_with_the_printed_rule() {
             "rules::bankruptcy",
             "NFL does not have to buy a train: bankruptcy comes only when a corporation must \
              buy a train and cannot raise the money",
+        ),
+    ] {
+        let src = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();
+        let log = log::read(name, &src).unwrap();
+        let Err(ReplayError::Illegal(e)) = replay(&log) else {
+            panic!("{name}: accepted");
+        };
+        assert_eq!(
+            (e.index, e.rule(), e.violation.to_string()),
+            (log.actions.len(), code, message.to_string()),
+            "{name}"
+        );
+    }
+}
+
+/// Moves the reference refuses (`check.rb` rejects them at the last action) are refused.
+#[test]
+fn moves_the_reference_refuses_are_refused() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reference");
+    for (name, code, message) in [
+        (
+            "1830-private-sale-in-the-first-stock-round",
+            "rules::company",
+            "players may buy privates from each other from stock round 2 on, not in stock \
+             round 1 (DH)",
+        ),
+        (
+            "1830-private-with-a-certificate-held-by-a-player",
+            "rules::company",
+            "CA cannot be bought from a player while Player 1 holds its certificate PRR_1 \
+             (18xx.games gives the buyer that certificate again and does not take a share from \
+             a player)",
         ),
     ] {
         let src = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();

@@ -215,7 +215,7 @@ fn not_a_game_log() {
 
 #[test]
 fn unknown_title() {
-    let src = game(&[]).replace("1836Jr30", "1830");
+    let src = game(&[]).replace("1836Jr30", "1817");
     let err = fail(&src);
     assert_eq!(err.problems[0].kind, ProblemKind::UnknownTitle);
     insta::assert_snapshot!(render(&err));

@@ -350,7 +350,11 @@ impl Game {
         let mut trains = Vec::new();
         for (k, def) in title.trains.iter().enumerate() {
             // An unlimited type starts with one copy; buying it puts the next one in the depot.
-            let copies = if def.unlimited { 1 } else { def.count };
+            let copies = if def.unlimited {
+                1
+            } else {
+                def.count_with(&setup.options.optional_rules)
+            };
             for copy in 0..copies {
                 trains.push(Train {
                     id: TrainId {

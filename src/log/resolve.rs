@@ -624,7 +624,7 @@ impl Resolver<'_> {
         let parsed = text.value.rsplit_once('-').and_then(|(name, copy)| {
             let kind = self.title.train_kind(name)?;
             let copy: u16 = copy.parse().ok().filter(|c| {
-                self.title.train(kind).unlimited || *c < self.title.train(kind).count
+                self.title.train(kind).unlimited || *c < self.title.train(kind).most_copies()
             })?;
             Some(TrainId { kind, copy })
         });
@@ -635,7 +635,11 @@ impl Resolver<'_> {
                 .iter()
                 .map(|t| match t.unlimited {
                     true => format!("{n}-0, {n}-1, …", n = t.name),
-                    false => format!("{n}-0…{n}-{}", t.count.saturating_sub(1), n = t.name),
+                    false => format!(
+                        "{n}-0…{n}-{}",
+                        t.most_copies().saturating_sub(1),
+                        n = t.name
+                    ),
                 })
                 .collect();
             self.problems.push(

@@ -123,7 +123,12 @@ fn explicit_train(game: &Game, text: &str) -> Option<TrainId> {
     let (name, copy) = text.rsplit_once('-')?;
     let kind = game.title.train_kind(name)?;
     let copy: u16 = copy.parse().ok()?;
-    (copy < game.title.train(kind).count).then_some(TrainId { kind, copy })
+    (copy
+        < game
+            .title
+            .train(kind)
+            .count_with(&game.options.optional_rules))
+    .then_some(TrainId { kind, copy })
 }
 
 /// A train written as `3-1` (explicit) or `3` (the first fitting one among `candidates`).

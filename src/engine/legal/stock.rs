@@ -44,6 +44,19 @@ impl Gen<'_> {
         if game.title.minor_auction.is_some() {
             self.minor_auction_openings(player);
         }
+        // Privates from other players: any price from 1 to the buyer's cash.
+        let cash = game.player(player).cash;
+        for company in game.privates_for_sale_to(player) {
+            self.push_range(
+                Action::BuyCompany {
+                    entity,
+                    company,
+                    price: Money(1),
+                },
+                Money(1),
+                cash,
+            );
+        }
         self.push_checked(Action::Pass { entity });
     }
 

@@ -11,10 +11,12 @@
 //! - [`buy`]: par, purchases, the holding and certificate limits, a major's home city, the
 //!   private exchange;
 //! - [`sell`]: which bundles may be sold and the sale itself (also used by emergency sales);
-//! - [`minor_auction`]: auctions for minors' presidencies.
+//! - [`minor_auction`]: auctions for minors' presidencies;
+//! - [`private_sale`]: privates bought from other players.
 
 mod buy;
 mod minor_auction;
+mod private_sale;
 mod sell;
 
 use crate::action::{Action, BidTarget, Entity};
@@ -33,6 +35,8 @@ enum TurnAction {
     Buy(CorpId),
     Par,
     Sell,
+    /// A private bought from another player.
+    BuyPrivate,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -82,9 +86,12 @@ impl StockRound {
     }
 
     fn bought(&self) -> bool {
-        self.current
-            .iter()
-            .any(|a| matches!(a, TurnAction::Buy(_) | TurnAction::Par))
+        self.current.iter().any(|a| {
+            matches!(
+                a,
+                TurnAction::Buy(_) | TurnAction::Par | TurnAction::BuyPrivate
+            )
+        })
     }
 }
 
@@ -248,6 +255,7 @@ impl Game {
             || self.can_par_any(player)
             || self.can_sell_any(player)
             || self.can_auction_minor(player)
+            || !self.privates_for_sale_to(player).is_empty()
     }
 }
 
@@ -333,6 +341,9 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
         Action::SellShares {
             shares, percent, ..
         } => sell(game, player, shares, *percent)?,
+        Action::BuyCompany { company, price, .. } => {
+            private_sale::buy_private(game, player, *company, *price)?;
+        }
         Action::Pass { .. } => {
             game.end_stock_turn();
             return Ok(());

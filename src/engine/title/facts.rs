@@ -53,6 +53,10 @@ pub struct PhaseDef {
     /// Whether corporations may buy private companies.
     #[serde(default)]
     pub can_buy_companies: bool,
+    /// Whether a player may buy a private from another player as his stock-round action
+    /// (the reference's phase status `can_buy_companies_from_other_players`).
+    #[serde(default)]
+    pub can_buy_companies_from_other_players: bool,
 }
 
 /// A train type.
@@ -66,6 +70,9 @@ pub struct TrainDef {
     pub price: Money,
     /// Copies in the depot.
     pub count: u16,
+    /// Copies in the depot when an optional rule is on (1830's `optional_6_train`: a third 6).
+    #[serde(default)]
+    pub count_by_rule: BTreeMap<String, u16>,
     /// Unlimited copies (a new one appears whenever one is bought).
     #[serde(default)]
     pub unlimited: bool,
@@ -84,6 +91,24 @@ pub struct TrainDef {
     /// Events fired by the first purchase of this type.
     #[serde(default)]
     pub events: Vec<TrainEvent>,
+}
+
+impl TrainDef {
+    /// Copies in the depot with these optional rules on.
+    pub fn count_with(&self, rules: &[String]) -> u16 {
+        self.count_by_rule
+            .iter()
+            .find(|(rule, _)| rules.contains(rule))
+            .map_or(self.count, |(_, n)| *n)
+    }
+
+    /// The most copies any choice of optional rules gives (what a log may name).
+    pub fn most_copies(&self) -> u16 {
+        self.count_by_rule
+            .values()
+            .copied()
+            .fold(self.count, u16::max)
+    }
 }
 
 /// Events triggered by the first train of a type.
@@ -475,9 +500,15 @@ struct TitleFile {
     operating: OperatingRules,
     capitalization: Capitalization,
     sell_buy_order: SellBuyOrder,
+    #[serde(default = "first_stock_round")]
+    private_sales_from_stock_round: u32,
     /// The hook set (see [`super::hooks`]); none: the generic rules only.
     #[serde(default)]
     hooks: Option<String>,
+}
+
+fn first_stock_round() -> u32 {
+    1
 }
 
 /// Allowed player counts.
@@ -538,6 +569,9 @@ pub struct Title {
     pub capitalization: Capitalization,
     /// Selling and buying order in a stock-round turn.
     pub sell_buy_order: SellBuyOrder,
+    /// The first stock round in which players may buy privates from each other (in phases
+    /// that allow it; 1830: not in the first).
+    pub private_sales_from_stock_round: u32,
     /// The map.
     pub map: &'static MapData,
     /// What the title does that no fact can say (see [`super::hooks`]).
@@ -626,6 +660,7 @@ impl Title {
             operating: file.operating,
             capitalization: file.capitalization,
             sell_buy_order: file.sell_buy_order,
+            private_sales_from_stock_round: file.private_sales_from_stock_round,
             map,
             hooks,
         };

@@ -35,7 +35,7 @@ struct Bundled {
 }
 
 /// The titles railnote knows, in the order `known_names` lists them.
-const BUNDLED: [Bundled; 2] = [
+const BUNDLED: [Bundled; 3] = [
     Bundled {
         name: "1836Jr30",
         facts: include_str!("../../../data/1836jr30/title.json"),
@@ -45,6 +45,11 @@ const BUNDLED: [Bundled; 2] = [
         name: "18Ireland",
         facts: include_str!("../../../data/18ireland/title.json"),
         map: include_str!("../../../data/18ireland/map.json"),
+    },
+    Bundled {
+        name: "1830",
+        facts: include_str!("../../../data/1830/title.json"),
+        map: include_str!("../../../data/1830/map.json"),
     },
 ];
 
