@@ -25,6 +25,15 @@ use crate::output::{
 use crate::replay::{Replay, ReplayError};
 use crate::selfplay::Policy;
 
+/// `eprintln!` for this module and its children, without the standard one's panic when
+/// stderr is closed (`railnote fmt bad.rn 2>&1 | head -1`): a message nobody reads is dropped,
+/// and the exit code still says what happened.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod notation_cmd;
 
 /// Check and replay 18xx game logs.
@@ -258,12 +267,72 @@ pub fn run(cli: &Cli) -> Outcome {
 fn io_outcome(result: io::Result<Outcome>) -> Outcome {
     match result {
         Ok(outcome) => outcome,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Outcome::Legal,
+        // A closed stdout never gets here (see `stdout`): any error is a real one, and a
+        // failure is never turned into success.
         Err(e) => {
             eprintln!("railnote: {e}");
             Outcome::Failed
         }
     }
+}
+
+/// Standard output for the commands' results. A reader that stops reading (`railnote check
+/// *.rn | head -1`) is not an error: what it does not read is dropped, the command runs to its
+/// end and the exit code still says what it found.
+pub(crate) fn stdout() -> Stdout {
+    Stdout(io::stdout().lock())
+}
+
+/// See [`stdout`].
+pub(crate) struct Stdout(io::StdoutLock<'static>);
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self.0.write(buf) {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(buf.len()),
+            result => result,
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self.0.flush() {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+            result => result,
+        }
+    }
+}
+
+/// The name that stands for standard input where a file is expected.
+pub(crate) const STDIN: &str = "-";
+
+/// How an input is named in messages (`<stdin>` for `-`).
+pub(crate) fn input_name(path: &Path) -> String {
+    if path.as_os_str() == STDIN {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// The bytes of an input file (`-`: standard input), without a UTF-8 byte-order mark (some
+/// Windows editors write one before a JSON log or a notation file).
+pub(crate) fn read_input(path: &Path) -> io::Result<Vec<u8>> {
+    read_unnamed(path).map_err(|e| with_path(Path::new(&input_name(path)), e))
+}
+
+/// [`read_input`], with errors that do not name the file.
+pub(crate) fn read_unnamed(path: &Path) -> io::Result<Vec<u8>> {
+    let mut bytes = if path.as_os_str() == STDIN {
+        let mut bytes = Vec::new();
+        io::Read::read_to_end(&mut io::stdin().lock(), &mut bytes)?;
+        bytes
+    } else {
+        std::fs::read(path)?
+    };
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
+    Ok(bytes)
 }
 
 fn limits(time_limit: Option<u64>) -> SearchLimits {
@@ -276,7 +345,7 @@ fn print_json_or_text<T: serde::Serialize + std::fmt::Display>(
     format: Format,
     value: &T,
 ) -> io::Result<()> {
-    let mut out = io::stdout().lock();
+    let mut out = stdout();
     match format {
         Format::Text => write!(out, "{value}")?,
         Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(value)?)?,
@@ -287,8 +356,8 @@ fn print_json_or_text<T: serde::Serialize + std::fmt::Display>(
 /// The main line of a game file: an 18xx.games JSON log, or the first game of a notation
 /// file (replayed; a file it rejects is reported here, with its diagnostics).
 fn read_game(file: &Path, format: Format) -> io::Result<Result<GameLog, Outcome>> {
-    let bytes = std::fs::read(file).map_err(|e| with_path(file, e))?;
-    let name = file.display().to_string();
+    let bytes = read_input(file)?;
+    let name = input_name(file);
     if notation_cmd::is_json(&bytes) {
         return Ok(match import(&name, &bytes) {
             Ok(log) => Ok(log),
@@ -307,7 +376,7 @@ fn read_game(file: &Path, format: Format) -> io::Result<Result<GameLog, Outcome>
         Err((report, diag)) => {
             eprintln!("{:?}", miette::Report::new_boxed(diag));
             if format == Format::Json {
-                let mut out = io::stdout().lock();
+                let mut out = stdout();
                 writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
                 out.flush()?;
             }
@@ -432,8 +501,8 @@ pub(crate) fn with_path(path: &Path, e: io::Error) -> io::Error {
 }
 
 fn replay(args: &ReplayArgs) -> io::Result<Outcome> {
-    let bytes = std::fs::read(&args.file).map_err(|e| with_path(&args.file, e))?;
-    let name = args.file.display().to_string();
+    let bytes = read_input(&args.file)?;
+    let name = input_name(&args.file);
     if !notation_cmd::is_json(&bytes) {
         let src = String::from_utf8_lossy(&bytes);
         let played = match notation_cmd::play_all(&name, &src, args.keep_going) {
@@ -441,7 +510,7 @@ fn replay(args: &ReplayArgs) -> io::Result<Outcome> {
             Err((report, diag)) => {
                 eprintln!("{:?}", miette::Report::new_boxed(diag));
                 if args.format == Format::Json {
-                    let mut out = io::stdout().lock();
+                    let mut out = stdout();
                     writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
                     out.flush()?;
                 }
@@ -449,7 +518,7 @@ fn replay(args: &ReplayArgs) -> io::Result<Outcome> {
             }
         };
         if args.at.is_none() && args.trace.is_none() {
-            let mut out = io::stdout().lock();
+            let mut out = stdout();
             for p in &played {
                 let report = ScoreReport::new(&p.game, &p.log);
                 match args.format {
@@ -483,8 +552,7 @@ fn replay(args: &ReplayArgs) -> io::Result<Outcome> {
 }
 
 fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
-    let log = log.clone();
-    let mut replay = match Replay::new(&log) {
+    let mut replay = match Replay::new(log) {
         Ok(r) => r,
         Err(e) => return reject(args.format, FailureReport::from(&e), ReplayError::from(e)),
     };
@@ -519,11 +587,9 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
             ControlFlow::Continue(())
         }
     });
-    if let Some(out) = trace.as_mut() {
-        out.flush()?;
-    }
-    if let Some(e) = trace_error {
-        return Err(e);
+    let flushed = trace.as_mut().map_or(Ok(()), Write::flush);
+    if let (Some(path), Some(e)) = (&args.trace, trace_error.or(flushed.err())) {
+        return Err(with_path(path, e));
     }
     if let Err(e) = result {
         return reject(args.format, FailureReport::from(&e), ReplayError::from(e));
@@ -541,7 +607,7 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
         },
         None => {
             let report = ScoreReport::new(replay.game(), &log);
-            let mut out = io::stdout().lock();
+            let mut out = stdout();
             match args.format {
                 Format::Text => write!(out, "{report}")?,
                 Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?,
@@ -572,7 +638,7 @@ pub(crate) fn import(name: &str, bytes: &[u8]) -> Result<GameLog, LogError> {
 }
 
 fn print_snapshot(format: Format, snapshot: &Snapshot) -> io::Result<Outcome> {
-    let mut out = io::stdout().lock();
+    let mut out = stdout();
     match format {
         Format::Text => write!(out, "{snapshot}")?,
         Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(snapshot)?)?,
@@ -588,7 +654,7 @@ fn reject(
 ) -> io::Result<Outcome> {
     eprintln!("{:?}", miette::Report::new(error));
     if format == Format::Json {
-        let mut out = io::stdout().lock();
+        let mut out = stdout();
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
         out.flush()?;
     }
@@ -641,7 +707,7 @@ fn moves(args: &MovesArgs) -> io::Result<Outcome> {
     }
     let game = replay.game();
     let report = MovesReport::new(game, &game.legal_actions(), replay.processed());
-    let mut out = io::stdout().lock();
+    let mut out = stdout();
     match args.format {
         Format::Text => write!(out, "{report}")?,
         Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?,
@@ -689,7 +755,7 @@ fn selfplay(args: &SelfplayArgs) -> io::Result<Outcome> {
                 let path = dir.join(format!("{seed}.json"));
                 std::fs::write(&path, &text).map_err(|e| with_path(&path, e))?;
             }
-            println!("{summary}");
+            writeln!(stdout(), "{summary}")?;
             continue;
         }
         match (args.format, &args.output) {
@@ -698,7 +764,7 @@ fn selfplay(args: &SelfplayArgs) -> io::Result<Outcome> {
                 eprintln!("{summary}");
             }
             (Format::Json, None) => {
-                let mut out = io::stdout().lock();
+                let mut out = stdout();
                 writeln!(out, "{text}")?;
                 out.flush()?;
             }
@@ -706,7 +772,7 @@ fn selfplay(args: &SelfplayArgs) -> io::Result<Outcome> {
                 if let Some(path) = &args.output {
                     std::fs::write(path, format!("{text}\n")).map_err(|e| with_path(path, e))?;
                 }
-                let mut out = io::stdout().lock();
+                let mut out = stdout();
                 writeln!(out, "{summary}")?;
                 for (p, v) in played.game.player_values() {
                     writeln!(out, "  {:<12} {v}", played.game.player(p).name)?;

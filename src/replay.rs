@@ -374,7 +374,10 @@ impl Diagnostic for IllegalAction {
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         Some(Box::new(std::iter::once(
-            LabeledSpan::new_primary_with_span(Some(self.violation.to_string()), self.span),
+            LabeledSpan::new_primary_with_span(
+                Some(self.violation.to_string()),
+                crate::log::label_span(self.span),
+            ),
         )))
     }
 

@@ -8,7 +8,10 @@ use std::sync::Arc;
 
 use miette::Diagnostic;
 
-use super::{import, with_path, CheckArgs, ConvertArgs, FmtArgs, Outcome, Target};
+use super::{
+    import, input_name, read_input, read_unnamed, with_path, CheckArgs, ConvertArgs, FmtArgs,
+    Outcome, Target,
+};
 use crate::convert;
 use crate::notation;
 use crate::output::{FailureDetail, FailureReport};
@@ -48,17 +51,35 @@ fn failure(
 /// Parses and replays every game of a notation file.
 pub(super) fn play_all(name: &str, src: &str, keep_going: bool) -> Result<Vec<Played>, Failure> {
     let doc = notation::parse(name, src).map_err(|e| {
-        let msg = e
-            .errors
-            .iter()
-            .map(|e| e.message.clone())
-            .collect::<Vec<_>>()
-            .join("; ");
+        // One line however many errors: the first, where it is, and how many follow.
+        let msg = match e.errors.as_slice() {
+            [] => e.to_string(),
+            [first, rest @ ..] => {
+                let (line, column) = first.span.line_col(src);
+                let more = match rest.len() {
+                    0 => String::new(),
+                    n => format!(" (and {n} more)"),
+                };
+                format!("line {line}:{column}: {}{more}", first.message)
+            }
+        };
         (
             failure("notation::invalid", msg, None, None, None),
             Box::new(e) as Box<dyn Diagnostic + Send + Sync>,
         )
     })?;
+    if doc.games.is_empty() {
+        // Nothing to check is not a legal game: an empty file, or one of comments only, is
+        // most likely the wrong file.
+        let message = "no game in the file";
+        let diag = miette::MietteDiagnostic::new(format!("{name}: {message}"))
+            .with_code("notation::no_game")
+            .with_help("a game starts with its tags, e.g. `[Title \"1836Jr30\"]` and `[Players \"Ann, Bob, Cid\"]`, then its moves");
+        return Err((
+            failure("notation::no_game", message.to_string(), None, None, None),
+            Box::new(diag),
+        ));
+    }
     let shared: Arc<str> = Arc::from(src);
     let mut out = Vec::new();
     for g in &doc.games {
@@ -69,9 +90,13 @@ pub(super) fn play_all(name: &str, src: &str, keep_going: bool) -> Result<Vec<Pl
             )
         })?;
         if let Some(first) = played.errors.first() {
+            let more = match played.errors.len() - 1 {
+                0 => String::new(),
+                n => format!(" (and {n} more)"),
+            };
             let report = failure(
                 first.code,
-                format!("{}: {}", first.headline, first.label),
+                format!("{}: {}{more}", first.headline, first.label),
                 Some(first.index),
                 Some(first.round.clone()),
                 first.actor.clone(),
@@ -91,7 +116,7 @@ fn emit(output: Option<&std::path::PathBuf>, text: &str) -> io::Result<()> {
     match output {
         Some(path) => std::fs::write(path, text).map_err(|e| with_path(path, e)),
         None => {
-            let mut out = io::stdout().lock();
+            let mut out = super::stdout();
             out.write_all(text.as_bytes())?;
             out.flush()
         }
@@ -100,8 +125,8 @@ fn emit(output: Option<&std::path::PathBuf>, text: &str) -> io::Result<()> {
 
 /// `railnote convert FILE --to notation|json [-o OUT]`.
 pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
-    let bytes = std::fs::read(&args.file).map_err(|e| with_path(&args.file, e))?;
-    let name = args.file.display().to_string();
+    let bytes = read_input(&args.file)?;
+    let name = input_name(&args.file);
     let src = String::from_utf8_lossy(&bytes);
     match (is_json(&bytes), args.to) {
         (true, Target::Notation) => {
@@ -207,8 +232,8 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
 
 /// `railnote fmt FILE [--write]`.
 pub(super) fn fmt(args: &FmtArgs) -> io::Result<Outcome> {
-    let bytes = std::fs::read(&args.file).map_err(|e| with_path(&args.file, e))?;
-    let name = args.file.display().to_string();
+    let bytes = read_input(&args.file)?;
+    let name = input_name(&args.file);
     let src = String::from_utf8_lossy(&bytes);
     let doc = match notation::parse(&name, &src) {
         Ok(d) => d,
@@ -218,6 +243,10 @@ pub(super) fn fmt(args: &FmtArgs) -> io::Result<Outcome> {
         }
     };
     let text = notation::write(&doc);
+    if args.write && args.file.as_os_str() == super::STDIN {
+        eprintln!("railnote: --write rewrites a file, not standard input");
+        return Ok(Outcome::Failed);
+    }
     if args.write {
         emit(Some(&args.file), &text)?;
     } else {
@@ -229,10 +258,10 @@ pub(super) fn fmt(args: &FmtArgs) -> io::Result<Outcome> {
 /// `railnote check FILE...`: one line per file.
 pub(super) fn check(args: &CheckArgs) -> io::Result<Outcome> {
     let mut outcome = Outcome::Legal;
-    let mut out = io::stdout().lock();
+    let mut out = super::stdout();
     for file in &args.files {
-        let name = file.display().to_string();
-        let line = match std::fs::read(file) {
+        let name = input_name(file);
+        let line = match read_unnamed(file) {
             Err(e) => {
                 outcome = Outcome::Failed;
                 format!("{name}: error: {e}")

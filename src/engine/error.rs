@@ -81,6 +81,10 @@ pub enum RuleViolation {
     /// Bankruptcy declared while money could still be raised.
     #[error("{0}")]
     Bankruptcy(String),
+    /// An id the game does not have (a library caller's; the readers resolve every id against
+    /// the title), or an amount beyond [`Money::LIMIT`].
+    #[error("{0}")]
+    OutOfRange(String),
 }
 
 impl RuleViolation {
@@ -101,6 +105,7 @@ impl RuleViolation {
             RuleViolation::Company(_) => "rules::company",
             RuleViolation::Auction(_) => "rules::auction",
             RuleViolation::Bankruptcy(_) => "rules::bankruptcy",
+            RuleViolation::OutOfRange(_) => "rules::out_of_range",
         }
     }
 }

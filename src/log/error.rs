@@ -94,9 +94,9 @@ impl Problem {
     ) -> Problem {
         Problem {
             kind,
-            message: message.into(),
+            message: shorten_quotes(message.into()),
             span,
-            label: label.into(),
+            label: shorten_quotes(label.into()),
             help: None,
         }
     }
@@ -104,10 +104,77 @@ impl Problem {
     /// The same problem with a help line.
     #[must_use]
     pub fn with_help(mut self, help: impl Into<String>) -> Problem {
-        self.help = Some(help.into());
+        self.help = Some(shorten_quotes(help.into()));
         self
     }
 }
+
+/// How many problems of one file a diagnostic shows; the others are counted in its headline.
+/// Rendering a problem costs a pass over the text before it, so a file full of errors would
+/// take quadratic time (and print megabytes) to show them all.
+pub const DIAGNOSTICS_SHOWN: usize = 20;
+
+/// The headline's note on problems not shown, if there are any.
+pub(crate) fn not_shown(total: usize) -> String {
+    if total > DIAGNOSTICS_SHOWN {
+        format!(
+            " (the first {DIAGNOSTICS_SHOWN} shown, and {} more)",
+            total - DIAGNOSTICS_SHOWN
+        )
+    } else {
+        String::new()
+    }
+}
+
+/// Longest piece of the input quoted in a message (`` found `…` ``), in characters.
+const QUOTE_SHOWN: usize = 60;
+/// Longest message, label or help line, in characters.
+const MESSAGE_SHOWN: usize = 2000;
+
+/// A message with every backquoted piece of input longer than [`QUOTE_SHOWN`] characters cut
+/// short, and at most [`MESSAGE_SHOWN`] characters in all: a word or name of a megabyte must not
+/// become a megabyte of diagnostics.
+pub(crate) fn shorten_quotes(message: String) -> String {
+    let long_quote = message
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .any(|q| q.chars().nth(QUOTE_SHOWN).is_some());
+    if !long_quote && message.chars().nth(MESSAGE_SHOWN).is_none() {
+        return message;
+    }
+    let mut out = String::new();
+    for (i, piece) in message.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        match piece.char_indices().nth(QUOTE_SHOWN) {
+            Some((cut, _)) if i % 2 == 1 => {
+                out.push_str(&piece[..cut]);
+                out.push('…');
+            }
+            _ => out.push_str(piece),
+        }
+    }
+    match out.char_indices().nth(MESSAGE_SHOWN) {
+        Some((cut, _)) => {
+            out.truncate(cut);
+            out.push('…');
+            out
+        }
+        None => out,
+    }
+}
+
+/// The part of a labelled span that is underlined: at most [`LABEL_SHOWN`] bytes, so that a
+/// label on a huge value (a megabyte word, a variation of ten thousand lines) shows where it
+/// starts instead of all of it.
+pub(crate) fn label_span(span: Span) -> Span {
+    Span::new(span.offset, span.len.min(LABEL_SHOWN))
+}
+
+/// Longest part of a span that a label underlines, in bytes.
+const LABEL_SHOWN: usize = 160;
 
 impl Diagnostic for Problem {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
@@ -122,30 +189,47 @@ impl Diagnostic for Problem {
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         Some(Box::new(std::iter::once(
-            LabeledSpan::new_primary_with_span(Some(self.label.clone()), self.span),
+            LabeledSpan::new_primary_with_span(Some(self.label.clone()), label_span(self.span)),
         )))
     }
 }
 
-/// A game log that could not be read: every problem found, against the file's text.
-#[derive(Debug, thiserror::Error, Diagnostic)]
+/// A game log that could not be read: every problem found, against the file's text (the first
+/// [`DIAGNOSTICS_SHOWN`] are rendered).
+#[derive(Debug, thiserror::Error)]
 #[error("cannot read game log {name}: {}", summary(.problems))]
-#[diagnostic(code(log::invalid))]
 pub struct LogError {
     /// The file name as given.
     pub name: String,
     /// The file's text.
-    #[source_code]
     pub src: LogSource,
     /// The problems, in file order.
-    #[related]
     pub problems: Vec<Problem>,
 }
 
 fn summary(problems: &[Problem]) -> String {
     match problems {
         [one] => one.message.clone(),
-        many => format!("{} problems", many.len()),
+        many => format!("{} problems{}", many.len(), not_shown(many.len())),
+    }
+}
+
+impl Diagnostic for LogError {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new("log::invalid"))
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.src)
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
+        Some(Box::new(
+            self.problems
+                .iter()
+                .take(DIAGNOSTICS_SHOWN)
+                .map(|p| p as &dyn Diagnostic),
+        ))
     }
 }
 

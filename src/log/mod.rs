@@ -16,7 +16,8 @@ mod resolve;
 mod source;
 mod span;
 
-pub use error::{LogError, Problem, ProblemKind};
+pub(crate) use error::{label_span, not_shown, shorten_quotes};
+pub use error::{LogError, Problem, ProblemKind, DIAGNOSTICS_SHOWN};
 pub use raw::{filter, parse, Document, Header, LogPlayer, RawAction};
 pub use resolve::{read, resolve, AutoAction, GameLog, LoggedAction};
 pub use source::LogSource;

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use miette::{Diagnostic, LabeledSpan, SourceCode};
 
 use crate::action::{Action, BidTarget, DividendKind, Entity, MarketCell, RouteSpec};
-use crate::engine::correction::ShareHolder;
+use crate::engine::correction::{CorrectionError, ShareHolder};
 use crate::engine::map::Layout;
 use crate::engine::setup::ResolvedSetup;
 use crate::engine::title::Title;
@@ -21,7 +21,10 @@ use crate::engine::{Game, GameOptions, GameSetup, RuleViolation, TrainOwner};
 use crate::ids::{
     CityRef, CorpId, HexId, Money, Percent, PlayerId, Rotation, ShareId, TileId, TrainId,
 };
-use crate::log::{AutoAction, GameLog, Header, LogPlayer, LogSource, LoggedAction, Span, Spanned};
+use crate::log::{
+    label_span, not_shown, shorten_quotes, AutoAction, GameLog, Header, LogPlayer, LogSource,
+    LoggedAction, Span, Spanned, DIAGNOSTICS_SHOWN,
+};
 use crate::notation::{
     self, Check, CheckValue, Correction, CorrectionKind, Element, GameText, Move, Name,
     Orientation, RawAction, RouteText, Side, Source, TokenAt,
@@ -909,12 +912,13 @@ impl Diagnostic for MoveError {
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let primary = LabeledSpan::new_primary_with_span(Some(self.label.clone()), self.span);
+        let primary =
+            LabeledSpan::new_primary_with_span(Some(self.label.clone()), label_span(self.span));
         Some(Box::new(
             std::iter::once(primary).chain(
                 self.related
                     .iter()
-                    .map(|(s, l)| LabeledSpan::new_with_span(Some(l.clone()), *s)),
+                    .map(|(s, l)| LabeledSpan::new_with_span(Some(l.clone()), label_span(*s))),
             ),
         ))
     }
@@ -928,7 +932,7 @@ impl Diagnostic for MoveError {
 
 /// Every failure of a replayed game, as one diagnostic.
 #[derive(Debug, Clone, thiserror::Error)]
-#[error("{} problem(s) in {}", errors.len(), src.name())]
+#[error("{} problem(s) in {}{}", errors.len(), src.name(), not_shown(errors.len()))]
 pub struct GameRejected {
     /// The file.
     pub src: LogSource,
@@ -948,7 +952,12 @@ impl Diagnostic for GameRejected {
     }
 
     fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
-        Some(Box::new(self.errors.iter().map(|e| e as &dyn Diagnostic)))
+        Some(Box::new(
+            self.errors
+                .iter()
+                .take(DIAGNOSTICS_SHOWN)
+                .map(|e| e as &dyn Diagnostic),
+        ))
     }
 }
 
@@ -988,8 +997,8 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
         src: src.clone(),
         span,
         code,
-        headline: format!("cannot set the game up: {label}"),
-        label,
+        headline: shorten_quotes(format!("cannot set the game up: {label}")),
+        label: shorten_quotes(label),
         related: Vec::new(),
         help: Some(help.to_string()),
         index: 0,
@@ -1174,6 +1183,9 @@ struct Player<'a> {
     actions: Vec<LoggedAction>,
     programs: BTreeMap<(usize, usize), Vec<(String, String)>>,
     text: &'a str,
+    /// A byte offset and its line: errors come mostly in file order, so counting lines on from
+    /// the last one keeps many errors linear.
+    line_at: (usize, usize),
 }
 
 /// Replays one game of a document.
@@ -1197,6 +1209,7 @@ pub fn play(
         actions: Vec::new(),
         programs: BTreeMap::new(),
         text: src,
+        line_at: (0, 1),
     };
     p.body(&mut game, &text.body, true);
     let log = GameLog {
@@ -1230,23 +1243,40 @@ impl Player<'_> {
         help: Option<String>,
         actor: Option<String>,
     ) {
-        let (line, _) = span.line_col(self.text);
+        let line = self.line_of(span.offset);
         self.errors.push(MoveError {
             src: self.src.clone(),
             span,
             code,
-            headline: format!(
+            headline: shorten_quotes(format!(
                 "line {line}: `{}` in {} is rejected",
                 self.text.get(span.offset..span.end()).unwrap_or("?").trim(),
                 game.round_label()
-            ),
-            label,
+            )),
+            label: shorten_quotes(label),
             related: Vec::new(),
-            help,
+            help: help.map(shorten_quotes),
             index: self.actions.len() + 1,
             round: game.round_label(),
             actor,
         });
+    }
+
+    /// The 1-based line of a byte offset.
+    fn line_of(&mut self, offset: usize) -> usize {
+        let offset = offset.min(self.text.len());
+        let (from, line) = if offset >= self.line_at.0 {
+            self.line_at
+        } else {
+            (0, 1)
+        };
+        let line = line
+            + self.text.as_bytes()[from..offset]
+                .iter()
+                .filter(|b| **b == b'\n')
+                .count();
+        self.line_at = (offset, line);
+        line
     }
 
     /// Replays a body; `main` when its moves belong to the main line (kept in the log).
@@ -1474,7 +1504,15 @@ impl Player<'_> {
                 .map_err(|u| (who.span, u))
                 .and_then(|entity| {
                     game.correct_cash(entity, Money(*amount))
-                        .map_err(|e| (who.span, unresolved("rules::unknown_entity", e.to_string())))
+                        .map_err(|e| match e {
+                            CorrectionError::OutOfRange(_) => (
+                                c.span,
+                                unresolved("rules::out_of_range", e.to_string()).help(
+                                    "a correction moves what the players agreed to move, e.g. `correct cash Ann +50`",
+                                ),
+                            ),
+                            _ => (who.span, unresolved("rules::unknown_entity", e.to_string())),
+                        })
                 })
                 .map(|()| format!("correct cash {} {amount:+}", notation::name(&who.text))),
             CorrectionKind::Tile {

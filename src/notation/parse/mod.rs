@@ -36,6 +36,8 @@ pub fn parse(name: &str, src: &str) -> Result<Document, ParseError> {
         rest: src,
         words: Vec::new(),
         errors: Vec::new(),
+        depth: 0,
+        flattened: 0,
     };
     let doc = reader.document();
     if reader.errors.is_empty() {
@@ -69,7 +71,16 @@ struct Reader<'a> {
     /// The words of the statement being read (reused).
     words: Vec<Word<'a>>,
     errors: Vec<(Source, SyntaxError)>,
+    /// How many variations are open.
+    depth: usize,
+    /// `(` read past [`MAX_DEPTH`] and not yet closed: read as part of the variation around
+    /// them, so that nothing the input controls nests deeper.
+    flattened: usize,
 }
+
+/// How deep variations may nest. Reading, writing and replaying a variation recurse, so the
+/// input must not choose the depth; real games nest two or three deep.
+pub const MAX_DEPTH: usize = 64;
 
 /// Which level found a problem.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -139,6 +150,24 @@ impl<'a> Reader<'a> {
                         }));
                     }
                 }
+                '(' if self.depth >= MAX_DEPTH => {
+                    let open = Span::new(self.src.offset(self.rest), 1);
+                    self.lexeme(lexical::open);
+                    if self.flattened == 0 {
+                        self.push(Source::Statement, SyntaxError::new(
+                            "notation::too_deep",
+                            open,
+                            format!("variations nested deeper than {MAX_DEPTH}"),
+                            format!("variation {} levels deep", MAX_DEPTH + 1),
+                            "a variation replaces the move before it; write deeply nested alternatives one after another instead",
+                        ));
+                    }
+                    self.flattened += 1;
+                }
+                ')' if self.flattened > 0 => {
+                    self.lexeme(lexical::close);
+                    self.flattened -= 1;
+                }
                 '(' => {
                     let (variation, stop) = self.variation();
                     out.push(Element::Variation(variation));
@@ -201,7 +230,11 @@ impl<'a> Reader<'a> {
     fn variation(&mut self) -> (Variation, Option<Stop>) {
         let open = Span::new(self.src.offset(self.rest), 1);
         self.lexeme(lexical::open);
+        self.depth += 1;
         let (body, stop) = self.movetext();
+        self.depth -= 1;
+        // Past the limit, a variation is open only while its level is.
+        self.flattened = 0;
         let (end, passed_on) = match stop {
             Stop::Close(close) => (close.end(), None),
             stop => {
