@@ -164,7 +164,7 @@ impl Money {
     pub fn bounded_add(self, other: Money) -> Option<Money> {
         self.0
             .checked_add(other.0)
-            .filter(|sum| sum.abs() <= Money::LIMIT.0)
+            .filter(|sum| (-Money::LIMIT.0..=Money::LIMIT.0).contains(sum))
             .map(Money)
     }
 }

@@ -16,6 +16,9 @@ mod output;
 /// The binary: exit codes, stdout/stderr contract.
 mod cli;
 
+/// Hostile input: the findings with their minimal inputs, the command line's edge
+/// cases, and the mutation run.
+mod hostile;
 /// Legal-move generation agrees with the legality check (fixtures and self-play).
 mod legal;
 /// The railnote notation: fixture round trips (JSON → notation → JSON), fmt idempotence,

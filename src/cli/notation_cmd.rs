@@ -56,7 +56,7 @@ pub(super) fn play_all(name: &str, src: &str, keep_going: bool) -> Result<Vec<Pl
             [] => e.to_string(),
             [first, rest @ ..] => {
                 let (line, column) = first.span.line_col(src);
-                let more = match rest.len() {
+                let more = match rest.len() + e.omitted {
                     0 => String::new(),
                     n => format!(" (and {n} more)"),
                 };
@@ -90,7 +90,7 @@ pub(super) fn play_all(name: &str, src: &str, keep_going: bool) -> Result<Vec<Pl
             )
         })?;
         if let Some(first) = played.errors.first() {
-            let more = match played.errors.len() - 1 {
+            let more = match played.errors.len() + played.omitted - 1 {
                 0 => String::new(),
                 n => format!(" (and {n} more)"),
             };
@@ -101,11 +101,9 @@ pub(super) fn play_all(name: &str, src: &str, keep_going: bool) -> Result<Vec<Pl
                 Some(first.round.clone()),
                 first.actor.clone(),
             );
-            let rejected = GameRejected {
-                src: first.src.clone(),
-                errors: played.errors.clone(),
-            };
-            return Err((report, Box::new(rejected)));
+            if let Some(rejected) = GameRejected::of(&played) {
+                return Err((report, Box::new(rejected)));
+            }
         }
         out.push(played);
     }

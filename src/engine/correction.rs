@@ -35,7 +35,7 @@ pub enum CorrectionError {
     NotHeld,
     /// The correction would leave someone's cash, or the bank's, beyond the bounds railnote
     /// keeps amounts in.
-    #[error("{0} is beyond what a correction can move (cash stays within ±{limit})", limit = Money::LIMIT)]
+    #[error("moving {0} would take cash beyond ±{limit}", limit = Money::LIMIT)]
     OutOfRange(Money),
 }
 

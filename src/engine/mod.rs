@@ -491,7 +491,7 @@ impl Game {
                 self.title.name
             )),
         };
-        let amount = |m: Money| match m.0.abs() <= Money::LIMIT.0 {
+        let amount = |m: Money| match (-Money::LIMIT.0..=Money::LIMIT.0).contains(&m.0) {
             true => Ok(()),
             false => out(format!("the amount {m} is beyond {}", Money::LIMIT)),
         };
@@ -809,5 +809,7 @@ impl Game {
 
 #[cfg(test)]
 mod ireland_tests;
+#[cfg(test)]
+mod reject_tests;
 #[cfg(test)]
 mod tests;

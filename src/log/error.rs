@@ -109,6 +109,10 @@ impl Problem {
     }
 }
 
+/// How many problems of one file are kept; past these, problems are counted (a file of a
+/// million errors must not take gigabytes to report).
+pub const DIAGNOSTICS_KEPT: usize = 1000;
+
 /// How many problems of one file a diagnostic shows; the others are counted in its headline.
 /// Rendering a problem costs a pass over the text before it, so a file full of errors would
 /// take quadratic time (and print megabytes) to show them all.
@@ -135,12 +139,18 @@ const MESSAGE_SHOWN: usize = 2000;
 /// short, and at most [`MESSAGE_SHOWN`] characters in all: a word or name of a megabyte must not
 /// become a megabyte of diagnostics.
 pub(crate) fn shorten_quotes(message: String) -> String {
+    // Most messages are short: no piece of them can be too long (bytes ≥ characters).
+    if message.len() <= QUOTE_SHOWN {
+        return message;
+    }
     let long_quote = message
         .split('`')
         .skip(1)
         .step_by(2)
-        .any(|q| q.chars().nth(QUOTE_SHOWN).is_some());
-    if !long_quote && message.chars().nth(MESSAGE_SHOWN).is_none() {
+        .any(|q| q.len() > QUOTE_SHOWN && q.chars().nth(QUOTE_SHOWN).is_some());
+    if !long_quote
+        && (message.len() <= MESSAGE_SHOWN || message.chars().nth(MESSAGE_SHOWN).is_none())
+    {
         return message;
     }
     let mut out = String::new();
@@ -174,7 +184,7 @@ pub(crate) fn label_span(span: Span) -> Span {
 }
 
 /// Longest part of a span that a label underlines, in bytes.
-const LABEL_SHOWN: usize = 160;
+const LABEL_SHOWN: usize = 400;
 
 impl Diagnostic for Problem {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
@@ -197,20 +207,25 @@ impl Diagnostic for Problem {
 /// A game log that could not be read: every problem found, against the file's text (the first
 /// [`DIAGNOSTICS_SHOWN`] are rendered).
 #[derive(Debug, thiserror::Error)]
-#[error("cannot read game log {name}: {}", summary(.problems))]
+#[error("cannot read game log {name}: {}", summary(.problems, *.omitted))]
 pub struct LogError {
     /// The file name as given.
     pub name: String,
     /// The file's text.
     pub src: LogSource,
-    /// The problems, in file order.
+    /// The problems, in file order (the first [`DIAGNOSTICS_KEPT`]).
     pub problems: Vec<Problem>,
+    /// How many more problems were found past the ones kept.
+    pub omitted: usize,
 }
 
-fn summary(problems: &[Problem]) -> String {
-    match problems {
-        [one] => one.message.clone(),
-        many => format!("{} problems{}", many.len(), not_shown(many.len())),
+fn summary(problems: &[Problem], omitted: usize) -> String {
+    match (problems, omitted) {
+        ([one], 0) => one.message.clone(),
+        (many, _) => {
+            let count = many.len() + omitted;
+            format!("{count} problems{}", not_shown(count))
+        }
     }
 }
 
@@ -237,10 +252,13 @@ impl LogError {
     /// An error for `problems` (sorted by position) in the file `name` with text `src`.
     pub fn new(name: &str, src: Arc<str>, mut problems: Vec<Problem>) -> LogError {
         problems.sort_by_key(|p| p.span);
+        let omitted = problems.len().saturating_sub(DIAGNOSTICS_KEPT);
+        problems.truncate(DIAGNOSTICS_KEPT);
         LogError {
             name: name.to_string(),
             src: LogSource::new(name, src),
             problems,
+            omitted,
         }
     }
 

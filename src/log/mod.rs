@@ -17,7 +17,7 @@ mod source;
 mod span;
 
 pub(crate) use error::{label_span, not_shown, shorten_quotes};
-pub use error::{LogError, Problem, ProblemKind, DIAGNOSTICS_SHOWN};
+pub use error::{LogError, Problem, ProblemKind, DIAGNOSTICS_KEPT, DIAGNOSTICS_SHOWN};
 pub use raw::{filter, parse, Document, Header, LogPlayer, RawAction};
 pub use resolve::{read, resolve, AutoAction, GameLog, LoggedAction};
 pub use source::LogSource;

@@ -66,12 +66,21 @@ impl Diagnostic for SyntaxError {
 
 /// All syntax errors of a file (the first [`DIAGNOSTICS_SHOWN`] are rendered).
 #[derive(Debug, Clone, thiserror::Error)]
-#[error("{} syntax error(s) in {}{}", errors.len(), src.name(), not_shown(errors.len()))]
+#[error("{} syntax error(s) in {}{}", self.count(), src.name(), not_shown(self.count()))]
 pub struct ParseError {
     /// The file.
     pub src: LogSource,
-    /// Every error, in file order.
+    /// Every error, in file order (the first [`DIAGNOSTICS_KEPT`](crate::log::DIAGNOSTICS_KEPT) found).
     pub errors: Vec<SyntaxError>,
+    /// How many more errors were found past the ones kept.
+    pub omitted: usize,
+}
+
+impl ParseError {
+    /// How many syntax errors the file has.
+    pub fn count(&self) -> usize {
+        self.errors.len() + self.omitted
+    }
 }
 
 impl Diagnostic for ParseError {

@@ -23,7 +23,7 @@ use crate::ids::{
 };
 use crate::log::{
     label_span, not_shown, shorten_quotes, AutoAction, GameLog, Header, LogPlayer, LogSource,
-    LoggedAction, Span, Spanned, DIAGNOSTICS_SHOWN,
+    LoggedAction, Span, Spanned, DIAGNOSTICS_KEPT, DIAGNOSTICS_SHOWN,
 };
 use crate::notation::{
     self, Check, CheckValue, Correction, CorrectionKind, Element, GameText, Move, Name,
@@ -932,12 +932,31 @@ impl Diagnostic for MoveError {
 
 /// Every failure of a replayed game, as one diagnostic.
 #[derive(Debug, Clone, thiserror::Error)]
-#[error("{} problem(s) in {}{}", errors.len(), src.name(), not_shown(errors.len()))]
+#[error("{} problem(s) in {}{}", self.count(), src.name(), not_shown(self.count()))]
 pub struct GameRejected {
     /// The file.
     pub src: LogSource,
-    /// The failures in order.
+    /// The failures in order (the first [`DIAGNOSTICS_KEPT`]).
     pub errors: Vec<MoveError>,
+    /// How many more failures there were past the ones kept.
+    pub omitted: usize,
+}
+
+impl GameRejected {
+    /// Every failure of a replayed game.
+    pub fn of(played: &Played) -> Option<GameRejected> {
+        let first = played.errors.first()?;
+        Some(GameRejected {
+            src: first.src.clone(),
+            errors: played.errors.clone(),
+            omitted: played.omitted,
+        })
+    }
+
+    /// How many failures the game has.
+    pub fn count(&self) -> usize {
+        self.errors.len() + self.omitted
+    }
 }
 
 impl Diagnostic for GameRejected {
@@ -980,8 +999,10 @@ pub struct Played {
     pub game: Game,
     /// The main line's actions (for `--at`, `--trace`, conversion to JSON).
     pub log: GameLog,
-    /// Every failure (only the first without keep-going).
+    /// Every failure (only the first without keep-going; the first [`DIAGNOSTICS_KEPT`]).
     pub errors: Vec<MoveError>,
+    /// How many more failures there were past the ones kept.
+    pub omitted: usize,
     /// Corrections applied, in order.
     pub corrections: Vec<AppliedCorrection>,
     /// Settings of programmed actions by 0-based action index (for conversion to JSON).
@@ -1179,6 +1200,7 @@ struct Player<'a> {
     src: LogSource,
     keep_going: bool,
     errors: Vec<MoveError>,
+    omitted: usize,
     corrections: Vec<AppliedCorrection>,
     actions: Vec<LoggedAction>,
     programs: BTreeMap<(usize, usize), Vec<(String, String)>>,
@@ -1205,6 +1227,7 @@ pub fn play(
         src: source,
         keep_going,
         errors: Vec::new(),
+        omitted: 0,
         corrections: Vec::new(),
         actions: Vec::new(),
         programs: BTreeMap::new(),
@@ -1224,6 +1247,7 @@ pub fn play(
         game,
         log,
         errors: p.errors,
+        omitted: p.omitted,
         corrections: p.corrections,
         programs: p.programs,
     })
@@ -1243,6 +1267,10 @@ impl Player<'_> {
         help: Option<String>,
         actor: Option<String>,
     ) {
+        if self.errors.len() >= DIAGNOSTICS_KEPT {
+            self.omitted += 1;
+            return;
+        }
         let line = self.line_of(span.offset);
         self.errors.push(MoveError {
             src: self.src.clone(),

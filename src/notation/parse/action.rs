@@ -555,8 +555,10 @@ fn program(i: Words<'_>) -> WResult<'_, RawAction> {
 /// No action form starts with this word: name the nearest keyword.
 fn unknown_action(i: Words<'_>) -> WResult<'_, RawAction> {
     let (_, head) = any_word(i)?;
+    // Words that differ in length by more than 2 are more than 2 edits apart.
     let suggestion = KEYWORDS
         .iter()
+        .filter(|k| k.len().abs_diff(head.text.len()) <= 2)
         .min_by_key(|k| distance(k, head.text))
         .filter(|k| distance(k, head.text) <= 2);
     let help = match suggestion {
@@ -577,15 +579,40 @@ fn unknown_action(i: Words<'_>) -> WResult<'_, RawAction> {
 
 /// Edit distance, for "did you mean".
 fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    // One row of the table, updated in place: `row[j]` is the distance between the part of `a`
+    // read so far and the first `j` characters of `b`.
+    let mut row: Vec<usize> = (0..=b.chars().count()).collect();
     for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.chars().enumerate() {
+            let substitute = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitute.min(row[j + 1] + 1).min(row[j] + 1);
         }
-        prev = cur;
     }
-    prev[b.len()]
+    row[row.len() - 1]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::distance;
+
+    #[test]
+    fn edit_distance() {
+        for (a, b, d) in [
+            ("", "", 0),
+            ("pass", "pass", 0),
+            ("pass", "pas", 1),
+            ("buy", "bid", 2),
+            ("lay", "play", 1),
+            ("tok", "took", 1),
+            ("withhold", "wh", 6),
+            ("é", "e", 1),
+            ("kitten", "sitting", 3),
+        ] {
+            assert_eq!(distance(a, b), d, "{a} {b}");
+            assert_eq!(distance(b, a), d, "{b} {a}");
+        }
+    }
 }
