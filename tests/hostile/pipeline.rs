@@ -56,15 +56,15 @@ pub fn any(bytes: &[u8]) {
     }
 }
 
-/// A notation file: read (every syntax error rendered); written back, it reads to the same
-/// document; every game replayed with every illegal move reported and rendered.
-pub fn notation(text: &str) {
+/// A notation file, read (every syntax error rendered); written back, it reads to the same
+/// document, and writing is idempotent.
+pub fn read_notation(text: &str) -> Option<railnote::notation::Document> {
     let doc = match parse("fuzz.rn", text) {
         Ok(doc) => doc,
         Err(e) => {
             assert!(!e.errors.is_empty(), "a parse error without errors");
             rendered(&e);
-            return;
+            return None;
         }
     };
     let written = write(&doc);
@@ -75,6 +75,15 @@ pub fn notation(text: &str) {
         "write then read changes the document:\n{written}"
     );
     assert_eq!(write(&again), written, "fmt is not idempotent");
+    Some(doc)
+}
+
+/// A notation file: [`read_notation`], then every game replayed with every illegal move
+/// reported and rendered.
+pub fn notation(text: &str) {
+    let Some(doc) = read_notation(text) else {
+        return;
+    };
     let src: Arc<str> = Arc::from(text);
     for game in &doc.games {
         match play("fuzz.rn", &src, game, true) {
