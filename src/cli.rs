@@ -10,6 +10,7 @@ use std::io::{self, BufWriter, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -314,14 +315,15 @@ pub(crate) fn input_name(path: &Path) -> String {
     }
 }
 
-/// The bytes of an input file (`-`: standard input), without a UTF-8 byte-order mark (some
-/// Windows editors write one before a JSON log or a notation file).
-pub(crate) fn read_input(path: &Path) -> io::Result<Vec<u8>> {
+/// The text of an input file (`-`: standard input): without a UTF-8 byte-order mark (some
+/// Windows editors write one before a JSON log or a notation file), invalid UTF-8 replaced. One
+/// shared copy of it serves the whole command.
+pub(crate) fn read_input(path: &Path) -> io::Result<Arc<str>> {
     read_unnamed(path).map_err(|e| with_path(Path::new(&input_name(path)), e))
 }
 
 /// [`read_input`], with errors that do not name the file.
-pub(crate) fn read_unnamed(path: &Path) -> io::Result<Vec<u8>> {
+pub(crate) fn read_unnamed(path: &Path) -> io::Result<Arc<str>> {
     let mut bytes = if path.as_os_str() == STDIN {
         let mut bytes = Vec::new();
         io::Read::read_to_end(&mut io::stdin().lock(), &mut bytes)?;
@@ -332,7 +334,11 @@ pub(crate) fn read_unnamed(path: &Path) -> io::Result<Vec<u8>> {
     if bytes.starts_with(b"\xEF\xBB\xBF") {
         bytes.drain(..3);
     }
-    Ok(bytes)
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    };
+    Ok(Arc::from(text))
 }
 
 fn limits(time_limit: Option<u64>) -> SearchLimits {
@@ -356,18 +362,20 @@ fn print_json_or_text<T: serde::Serialize + std::fmt::Display>(
 /// The main line of a game file: an 18xx.games JSON log, or the first game of a notation
 /// file (replayed; a file it rejects is reported here, with its diagnostics).
 fn read_game(file: &Path, format: Format) -> io::Result<Result<GameLog, Outcome>> {
-    let bytes = read_input(file)?;
+    let src = read_input(file)?;
     let name = input_name(file);
-    if notation_cmd::is_json(&bytes) {
-        return Ok(match import(&name, &bytes) {
+    if notation_cmd::is_json(&src) {
+        return Ok(match import(&name, &src) {
             Ok(log) => Ok(log),
             Err(e) => Err(reject(format, FailureReport::from(&e), e)?),
         });
     }
-    let src = String::from_utf8_lossy(&bytes);
-    match notation_cmd::play_all(&name, &src, false) {
-        Ok(played) => match played.into_iter().next() {
-            Some(first) => Ok(Ok(first.log)),
+    let mut first = None;
+    match notation_cmd::play_each(&name, &src, false, |played| {
+        first.get_or_insert(played.log);
+    }) {
+        Ok(_) => match first {
+            Some(log) => Ok(Ok(log)),
             None => {
                 eprintln!("railnote: {name}: no game in the file");
                 Ok(Err(Outcome::Rejected))
@@ -501,50 +509,44 @@ pub(crate) fn with_path(path: &Path, e: io::Error) -> io::Error {
 }
 
 fn replay(args: &ReplayArgs) -> io::Result<Outcome> {
-    let bytes = read_input(&args.file)?;
+    let src = read_input(&args.file)?;
     let name = input_name(&args.file);
-    if !notation_cmd::is_json(&bytes) {
-        let src = String::from_utf8_lossy(&bytes);
-        let played = match notation_cmd::play_all(&name, &src, args.keep_going) {
-            Ok(p) => p,
-            Err((report, diag)) => {
-                eprintln!("{:?}", miette::Report::new_boxed(diag));
-                if args.format == Format::Json {
-                    let mut out = stdout();
-                    writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
-                    out.flush()?;
-                }
-                return Ok(Outcome::Rejected);
+    if !notation_cmd::is_json(&src) {
+        // The standings of every game (printed once all are legal), or the first game for
+        // `--at` and `--trace`; the games themselves are not kept.
+        let standings = args.at.is_none() && args.trace.is_none();
+        let mut reports = Vec::new();
+        let mut first = None;
+        let played = notation_cmd::play_each(&name, &src, args.keep_going, |p| {
+            if standings {
+                reports.push(standings_of(args.format, &p));
+            } else {
+                first.get_or_insert(p.log);
             }
-        };
-        if args.at.is_none() && args.trace.is_none() {
+        });
+        if let Err((report, diag)) = played {
+            eprintln!("{:?}", miette::Report::new_boxed(diag));
+            if args.format == Format::Json {
+                let mut out = stdout();
+                writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+                out.flush()?;
+            }
+            return Ok(Outcome::Rejected);
+        }
+        if standings {
             let mut out = stdout();
-            for p in &played {
-                let report = ScoreReport::new(&p.game, &p.log);
-                match args.format {
-                    Format::Text => {
-                        write!(out, "{report}")?;
-                        for c in &p.corrections {
-                            let (line, _) = c.span.line_col(&p.log.src);
-                            writeln!(
-                                out,
-                                "correction applied (line {line}, {}): {}",
-                                c.round, c.text
-                            )?;
-                        }
-                    }
-                    Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?,
-                }
+            for report in reports {
+                out.write_all(report?.as_bytes())?;
             }
             out.flush()?;
             return Ok(Outcome::Legal);
         }
-        let Some(first) = played.into_iter().next() else {
+        let Some(first) = first else {
             return Ok(Outcome::Legal);
         };
-        return replay_log(args, &first.log);
+        return replay_log(args, &first);
     }
-    let log = match import(&name, &bytes) {
+    let log = match import(&name, &src) {
         Ok(log) => log,
         Err(e) => return reject(args.format, FailureReport::from(&e), e),
     };
@@ -618,12 +620,30 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
     }
 }
 
+/// A game's standings as `replay` prints them, with the corrections applied.
+fn standings_of(format: Format, p: &crate::replay::notation::Played) -> io::Result<String> {
+    let report = ScoreReport::new(&p.game, &p.log);
+    Ok(match format {
+        Format::Text => {
+            let mut text = report.to_string();
+            for c in &p.corrections {
+                let (line, _) = c.span.line_col(&p.log.src);
+                text.push_str(&format!(
+                    "correction applied (line {line}, {}): {}\n",
+                    c.round, c.text
+                ));
+            }
+            text
+        }
+        Format::Json => format!("{}\n", serde_json::to_string_pretty(&report)?),
+    })
+}
+
 /// Reads an 18xx.games JSON log (notation files are read by [`notation_cmd`]).
-pub(crate) fn import(name: &str, bytes: &[u8]) -> Result<GameLog, LogError> {
-    let src = String::from_utf8_lossy(bytes);
+pub(crate) fn import(name: &str, src: &Arc<str>) -> Result<GameLog, LogError> {
     let first = src.trim_start();
     if first.starts_with('{') {
-        return log::read(name, &src);
+        return log::read_shared(name, Arc::clone(src));
     }
     let offset = src.len() - first.len();
     let len = first.chars().next().map_or(0, char::len_utf8);
@@ -634,7 +654,7 @@ pub(crate) fn import(name: &str, bytes: &[u8]) -> Result<GameLog, LogError> {
         "expected `{` here",
     )
     .with_help("railnote reads 18xx.games game logs: a JSON object starting with `{`");
-    Err(LogError::new(name, src.into_owned().into(), vec![problem]))
+    Err(LogError::new(name, Arc::clone(src), vec![problem]))
 }
 
 fn print_snapshot(format: Format, snapshot: &Snapshot) -> io::Result<Outcome> {

@@ -19,11 +19,9 @@ use crate::replay::notation::{play, GameRejected, Played};
 use crate::replay::ReplayError;
 
 /// Whether the content is an 18xx.games JSON log (it starts with `{`).
-pub(super) fn is_json(bytes: &[u8]) -> bool {
-    bytes
-        .iter()
-        .find(|b| !b.is_ascii_whitespace())
-        .is_some_and(|b| *b == b'{')
+pub(super) fn is_json(text: &str) -> bool {
+    text.trim_start_matches(|c: char| c.is_ascii_whitespace())
+        .starts_with('{')
 }
 
 type Failure = (FailureReport, Box<dyn Diagnostic + Send + Sync>);
@@ -49,7 +47,29 @@ fn failure(
 }
 
 /// Parses and replays every game of a notation file.
-pub(super) fn play_all(name: &str, src: &str, keep_going: bool) -> Result<Vec<Played>, Failure> {
+pub(super) fn play_all(
+    name: &str,
+    src: &Arc<str>,
+    keep_going: bool,
+) -> Result<Vec<Played>, Failure> {
+    let mut out = Vec::new();
+    play_each(name, src, keep_going, |played| out.push(played))?;
+    Ok(out)
+}
+
+/// Parses a notation file and replays its games in order, handing each to `visit` (which keeps
+/// what it needs: a file of many games is never held replayed all at once); returns how many
+/// there were.
+///
+/// # Errors
+/// The syntax errors, a file without a game, or the first game that cannot be set up or is
+/// rejected.
+pub(super) fn play_each(
+    name: &str,
+    src: &Arc<str>,
+    keep_going: bool,
+    mut visit: impl FnMut(Played),
+) -> Result<usize, Failure> {
     let doc = notation::parse(name, src).map_err(|e| {
         // One line however many errors: the first, where it is, and how many follow.
         let msg = match e.errors.as_slice() {
@@ -80,10 +100,10 @@ pub(super) fn play_all(name: &str, src: &str, keep_going: bool) -> Result<Vec<Pl
             Box::new(diag),
         ));
     }
-    let shared: Arc<str> = Arc::from(src);
-    let mut out = Vec::new();
-    for g in &doc.games {
-        let played = play(name, &shared, g, keep_going).map_err(|e| {
+    let games = doc.games.len();
+    // Each game's text is dropped once it is replayed.
+    for g in doc.games {
+        let played = play(name, src, &g, keep_going).map_err(|e| {
             (
                 failure(e.code, e.label.clone(), None, None, None),
                 Box::new(e) as Box<dyn Diagnostic + Send + Sync>,
@@ -105,9 +125,9 @@ pub(super) fn play_all(name: &str, src: &str, keep_going: bool) -> Result<Vec<Pl
                 return Err((report, Box::new(rejected)));
             }
         }
-        out.push(played);
+        visit(played);
     }
-    Ok(out)
+    Ok(games)
 }
 
 fn emit(output: Option<&std::path::PathBuf>, text: &str) -> io::Result<()> {
@@ -123,12 +143,11 @@ fn emit(output: Option<&std::path::PathBuf>, text: &str) -> io::Result<()> {
 
 /// `railnote convert FILE --to notation|json [-o OUT]`.
 pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
-    let bytes = read_input(&args.file)?;
+    let src = read_input(&args.file)?;
     let name = input_name(&args.file);
-    let src = String::from_utf8_lossy(&bytes);
-    match (is_json(&bytes), args.to) {
+    match (is_json(&src), args.to) {
         (true, Target::Notation) => {
-            let log = match import(&name, &bytes) {
+            let log = match import(&name, &src) {
                 Ok(log) => log,
                 Err(e) => {
                     eprintln!("{:?}", miette::Report::new(e));
@@ -144,22 +163,23 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
             }
         }
         (false, Target::Json) => {
-            let played = match play_all(&name, &src, false) {
-                Ok(p) => p,
+            // Every game must be legal; the first is converted.
+            let mut first = None;
+            let games = match play_each(&name, &src, false, |p| {
+                first.get_or_insert(p);
+            }) {
+                Ok(n) => n,
                 Err((_, d)) => {
                     eprintln!("{:?}", miette::Report::new_boxed(d));
                     return Ok(Outcome::Rejected);
                 }
             };
-            let Some(first) = played.first() else {
+            let Some(first) = first else {
                 eprintln!("railnote: {name}: no game to convert");
                 return Ok(Outcome::Rejected);
             };
-            if played.len() > 1 {
-                eprintln!(
-                    "railnote: {name}: {} games; converting the first",
-                    played.len()
-                );
+            if games > 1 {
+                eprintln!("railnote: {name}: {games} games; converting the first");
             }
             if first.game.title.random_setup && first.log.header.seed.is_none() {
                 // 18xx.games draws the setup from the seed: without it the log would load
@@ -178,7 +198,7 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
                     first.corrections.len()
                 );
             }
-            let json = convert::to_json(first);
+            let json = convert::to_json(&first);
             emit(
                 args.output.as_ref(),
                 &format!("{}\n", serde_json::to_string(&json)?),
@@ -186,7 +206,7 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
         }
         (true, Target::Json) => {
             // Normalise: read, filter undo/redo, write the minimal log.
-            let log = match import(&name, &bytes) {
+            let log = match import(&name, &src) {
                 Ok(log) => log,
                 Err(e) => {
                     eprintln!("{:?}", miette::Report::new(e));
@@ -200,7 +220,7 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
                     return Ok(Outcome::Rejected);
                 }
             };
-            let text = notation::write(&doc);
+            let text: Arc<str> = Arc::from(notation::write(&doc));
             let played = match play_all(&name, &text, false) {
                 Ok(p) => p,
                 Err((_, d)) => {
@@ -230,9 +250,8 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
 
 /// `railnote fmt FILE [--write]`.
 pub(super) fn fmt(args: &FmtArgs) -> io::Result<Outcome> {
-    let bytes = read_input(&args.file)?;
+    let src = read_input(&args.file)?;
     let name = input_name(&args.file);
-    let src = String::from_utf8_lossy(&bytes);
     let doc = match notation::parse(&name, &src) {
         Ok(d) => d,
         Err(e) => {
@@ -264,7 +283,7 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<Outcome> {
                 outcome = Outcome::Failed;
                 format!("{name}: error: {e}")
             }
-            Ok(bytes) => match check_one(&name, &bytes) {
+            Ok(src) => match check_one(&name, &src) {
                 Ok(summary) => format!("{name}: ok ({summary})"),
                 Err(msg) => {
                     if outcome == Outcome::Legal {
@@ -280,9 +299,9 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<Outcome> {
     Ok(outcome)
 }
 
-fn check_one(name: &str, bytes: &[u8]) -> Result<String, String> {
-    if is_json(bytes) {
-        let log = import(name, bytes).map_err(|e| format!("error[{}]: {e}", e.first_code()))?;
+fn check_one(name: &str, src: &Arc<str>) -> Result<String, String> {
+    if is_json(src) {
+        let log = import(name, src).map_err(|e| format!("error[{}]: {e}", e.first_code()))?;
         let n = log.actions.len();
         crate::replay::replay(&log).map_err(|e| match &e {
             ReplayError::Illegal(i) => format!("error[{}]: {e}: {}", i.rule(), i.violation),
@@ -290,19 +309,12 @@ fn check_one(name: &str, bytes: &[u8]) -> Result<String, String> {
         })?;
         return Ok(format!("{n} actions"));
     }
-    let src = String::from_utf8_lossy(bytes);
-    match play_all(name, &src, false) {
-        Ok(games) => {
-            let moves: usize = games.iter().map(|g| g.log.actions.len()).sum();
-            let last = games
-                .last()
-                .map(|g| g.game.round_label())
-                .unwrap_or_default();
-            Ok(format!(
-                "{} game(s), {moves} actions, ends in {last}",
-                games.len()
-            ))
-        }
+    let (mut moves, mut last) = (0, String::new());
+    match play_each(name, src, false, |game| {
+        moves += game.log.actions.len();
+        last = game.game.round_label();
+    }) {
+        Ok(games) => Ok(format!("{games} game(s), {moves} actions, ends in {last}")),
         Err((report, _)) => {
             let e = report.error;
             Err(format!("error[{}]: {}", e.rule, e.message))

@@ -111,16 +111,24 @@ const LOG_SHAPE: &str =
 /// # Errors
 /// Broken JSON, or missing or mistyped header or action fields; every problem is reported.
 pub fn parse(name: &str, src: &str) -> Result<Document, LogError> {
-    let shared: Arc<str> = Arc::from(src);
+    parse_shared(name, Arc::from(src))
+}
+
+/// [`parse`] of a text the caller shares already (no copy of a large log is made).
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_shared(name: &str, shared: Arc<str>) -> Result<Document, LogError> {
+    let src: &str = &shared;
     let tree = match Json::parse(src) {
         Ok(tree) => tree,
-        Err(p) => return Err(LogError::new(name, shared, vec![p])),
+        Err(p) => return Err(LogError::new(name, Arc::clone(&shared), vec![p])),
     };
     let json = Json::new(src, &tree);
     let mut problems = Vec::new();
     let doc = match Obj::document(json) {
         Ok(doc) => doc,
-        Err(p) => return Err(LogError::new(name, shared, vec![p])),
+        Err(p) => return Err(LogError::new(name, Arc::clone(&shared), vec![p])),
     };
     let header = parse_header(&doc, &mut problems);
     let mut actions = Vec::new();

@@ -110,7 +110,15 @@ pub struct AutoAction {
 /// # Errors
 /// Every syntax and resolution problem of the file, as one [`LogError`].
 pub fn read(name: &str, src: &str) -> Result<GameLog, LogError> {
-    let doc = raw::parse(name, src)?;
+    read_shared(name, Arc::from(src))
+}
+
+/// [`read`] of a text the caller shares already (no copy of a large log is made).
+///
+/// # Errors
+/// As [`read`].
+pub fn read_shared(name: &str, src: Arc<str>) -> Result<GameLog, LogError> {
+    let doc = raw::parse_shared(name, src)?;
     resolve(&doc)
 }
 
