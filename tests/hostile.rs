@@ -199,6 +199,35 @@ fn many_syntax_errors_show_the_first_twenty() {
     assert!(out.stderr.len() < 20_000, "{} bytes", out.stderr.len());
 }
 
+/// A log with a problem in every action keeps the first thousand and counts the others, in
+/// reading and in resolving.
+#[test]
+fn a_log_full_of_problems_keeps_the_first_thousand() {
+    let players = r#""players":[{"id":1,"name":"Ann"},{"id":2,"name":"Bob"}]"#;
+    let log = |action: &dyn Fn(usize) -> String| {
+        let actions: Vec<String> = (1..=5000).map(action).collect();
+        format!(
+            r#"{{"title":"1836Jr30",{players},"actions":[{}]}}"#,
+            actions.join(",")
+        )
+    };
+    // No `type`: a syntax problem of each action.
+    let untyped = log(&|i| format!(r#"{{"id":{i}}}"#));
+    // An entity nobody is: a resolution problem of each action.
+    let nobody =
+        log(&|i| format!(r#"{{"type":"pass","entity":99,"entity_type":"player","id":{i}}}"#));
+    for text in [untyped, nobody] {
+        let e = railnote::log::read("many.json", &text).unwrap_err();
+        assert_eq!((e.problems.len(), e.omitted), (1000, 4000));
+        assert!(
+            e.to_string()
+                .ends_with(": 5000 problems (the first 20 shown, and 4980 more)"),
+            "{e}"
+        );
+        assert!(pipeline::rendered(&e).len() < 20_000);
+    }
+}
+
 /// A word of a megabyte is quoted and underlined in a few dozen characters, not a megabyte.
 #[test]
 fn a_huge_word_is_quoted_short() {

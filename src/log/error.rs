@@ -262,6 +262,13 @@ impl LogError {
         }
     }
 
+    /// The same error, with `omitted` more problems found and dropped before it was made.
+    #[must_use]
+    pub fn and_omitted(mut self, omitted: usize) -> LogError {
+        self.omitted += omitted;
+        self
+    }
+
     /// The first problem's code (`log::syntax`, …), or `log::invalid` if there is none.
     pub fn first_code(&self) -> &'static str {
         self.problems

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::log::error::{LogError, Problem, ProblemKind};
+use crate::log::error::{LogError, Problem, ProblemKind, DIAGNOSTICS_KEPT};
 use crate::log::json::{self, Json, Obj, Tree, Val, What};
 use crate::log::span::{Span, Spanned};
 
@@ -132,12 +132,16 @@ pub fn parse_shared(name: &str, shared: Arc<str>) -> Result<Document, LogError> 
     };
     let header = parse_header(&doc, &mut problems);
     let mut actions = Vec::new();
+    let mut omitted = 0;
     match doc.array("actions", "the list of the game's actions") {
         Ok(items) => {
             for item in items {
                 match parse_action(json, item, false) {
                     Ok(a) => actions.push(a),
-                    Err(mut ps) => problems.append(&mut ps),
+                    Err(mut ps) => {
+                        problems.append(&mut ps);
+                        omitted += keep_first(&mut problems);
+                    }
                 }
             }
         }
@@ -151,8 +155,16 @@ pub fn parse_shared(name: &str, shared: Arc<str>) -> Result<Document, LogError> 
             actions,
             tree,
         }),
-        _ => Err(LogError::new(name, shared, problems)),
+        _ => Err(LogError::new(name, shared, problems).and_omitted(omitted)),
     }
+}
+
+/// Keeps the first [`DIAGNOSTICS_KEPT`] problems (a log may have one per action) and says how
+/// many it dropped.
+pub(crate) fn keep_first(problems: &mut Vec<Problem>) -> usize {
+    let dropped = problems.len().saturating_sub(DIAGNOSTICS_KEPT);
+    problems.truncate(DIAGNOSTICS_KEPT);
+    dropped
 }
 
 fn parse_header(doc: &Obj<'_>, problems: &mut Vec<Problem>) -> Option<Header> {

@@ -149,7 +149,9 @@ pub fn resolve(doc: &Document) -> Result<GameLog, LogError> {
         problems: Vec::new(),
     };
     let mut actions = Vec::new();
+    let mut omitted = 0;
     for index in surviving {
+        omitted += raw::keep_first(&mut r.problems);
         let raw = &doc.actions[index];
         if raw.kind.value == "message" {
             continue;
@@ -178,8 +180,9 @@ pub fn resolve(doc: &Document) -> Result<GameLog, LogError> {
             });
         }
     }
+    omitted += raw::keep_first(&mut r.problems);
     if !r.problems.is_empty() {
-        return Err(fail(r.problems));
+        return Err(fail(r.problems).and_omitted(omitted));
     }
     Ok(GameLog {
         name: doc.name.clone(),
