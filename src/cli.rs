@@ -559,10 +559,10 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
         Err(e) => return reject(args.format, FailureReport::from(&e), ReplayError::from(e)),
     };
     if args.check_runs {
-        return check_runs(args, &log, replay);
+        return check_runs(args, log, replay);
     }
     if args.at == Some(0) {
-        return print_snapshot(args.format, &Snapshot::of(replay.game(), &log));
+        return print_snapshot(args.format, &Snapshot::of(replay.game(), log));
     }
     let mut trace = match &args.trace {
         Some(path) => Some(BufWriter::new(
@@ -573,7 +573,7 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
     let mut last = None;
     let mut trace_error = None;
     let result = replay.run_with(|step, game| {
-        let snapshot = Snapshot::after(game, &log, step);
+        let snapshot = Snapshot::after(game, log, step);
         if let Some(out) = trace.as_mut() {
             let line = serde_json::to_string(&snapshot).map_err(io::Error::from);
             if let Err(e) = line.and_then(|l| writeln!(out, "{l}")) {
@@ -608,7 +608,7 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
             }
         },
         None => {
-            let report = ScoreReport::new(replay.game(), &log);
+            let report = ScoreReport::new(replay.game(), log);
             let mut out = stdout();
             match args.format {
                 Format::Text => write!(out, "{report}")?,
