@@ -163,6 +163,32 @@ fn ten_thousand_nested_variations_are_refused() {
     }
 }
 
+/// Auto actions nested in auto actions recursed once per level (100,000 levels overflowed the
+/// stack); 18xx.games embeds them in top-level actions only.
+#[test]
+fn auto_actions_do_not_nest() {
+    let e = railnote::log::read(
+        "auto.json",
+        &data_text("auto-action-inside-auto-action.json"),
+    )
+    .unwrap_err();
+    assert_eq!(e.problems.len(), 1);
+    assert_eq!(e.problems[0].kind, ProblemKind::BadValue);
+    assert_eq!(
+        e.problems[0].message,
+        "an auto action has no auto actions of its own"
+    );
+    assert_eq!(e.problems[0].span.line_col(e.src.text()), (4, 7));
+    let depth = 100_000;
+    let text = format!(
+        r#"{{"title":"1836Jr30","players":[{{"id":1,"name":"A"}},{{"id":2,"name":"B"}}],"actions":[{{"type":"pass","entity":1,"entity_type":"player","id":1,"auto_actions":[{}{}]}}]}}"#,
+        r#"{"type":"pass","auto_actions":["#.repeat(depth),
+        "]}".repeat(depth)
+    );
+    let e = railnote::log::read("deep.json", &text).unwrap_err();
+    assert_eq!(e.problems[0].kind, ProblemKind::BadValue);
+}
+
 /// A file of 64,000 syntax errors took 58 s to render (each diagnostic scanned the text before
 /// it) and printed tens of megabytes; `check` printed a 3.6 MB line. The first 20 are shown,
 /// with how many more there are; `check` prints the first and the count.

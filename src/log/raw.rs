@@ -292,6 +292,21 @@ fn parse_action(json: Json<'_>, val: Val, auto: bool) -> Result<RawAction, Vec<P
     let mut auto_actions = Vec::new();
     match autos.map(|v| json::array_at(json, v, &name("auto_actions"))) {
         None => {}
+        // 18xx.games embeds auto actions in a top-level action only; reading theirs would
+        // also let the file choose how deep this recursion goes.
+        Some(Ok(mut items)) if auto => {
+            if let Some(first) = items.next() {
+                problems.push(
+                    Problem::new(
+                        ProblemKind::BadValue,
+                        json.span(first),
+                        "an auto action has no auto actions of its own",
+                        "auto action inside an auto action",
+                    )
+                    .with_help("auto actions are listed in the `auto_actions` of the top-level action that caused them"),
+                );
+            }
+        }
         Some(Ok(items)) => {
             for item in items {
                 match parse_action(json, item, true) {

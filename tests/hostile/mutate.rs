@@ -93,7 +93,15 @@ pub fn mutate(input: &[u8], other: &[u8], max_len: usize, rng: &mut Rng) -> (Str
             format!("truncated to {len} bytes")
         }
         2 => {
-            let openers: [&[u8]; 6] = [b"(", b"[", b"{", b"{\"a\":[", b"(Ann: pass ", b"\""];
+            let openers: [&[u8]; 7] = [
+                b"(",
+                b"[",
+                b"{",
+                b"{\"a\":[",
+                b"{\"type\":\"pass\",\"auto_actions\":[",
+                b"(Ann: pass ",
+                b"\"",
+            ];
             let opener = *rng.pick(&openers);
             let depth = *rng.pick(&[65, 200, 1000, 10_000, 100_000]);
             let i = at(rng, out.len());
