@@ -189,6 +189,30 @@ fn auto_actions_do_not_nest() {
     assert_eq!(e.problems[0].kind, ProblemKind::BadValue);
 }
 
+/// A run's stated stop off the map was accepted in notation but written into the converted log,
+/// which then did not read (found by the `replay` fuzz target in `train-rush.rn` with one byte
+/// changed): the notation refuses it as a JSON log does.
+#[test]
+fn a_stop_off_the_map_is_refused_in_notation_too() {
+    let sample = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/scenarios/train-rush.rn"),
+    )
+    .unwrap();
+    let line = "NBDS: 39 G11 r0, run 4:E11-F10@E11.1+F10.0, pay, pass";
+    assert!(sample.contains(line));
+    let text = sample.replace(line, &line.replace("F10.0", "F11.0"));
+    let doc = parse("rush.rn", &text).unwrap();
+    let src: std::sync::Arc<str> = std::sync::Arc::from(text.as_str());
+    let played = railnote::replay::notation::play("rush.rn", &src, &doc.games[0], false).unwrap();
+    assert_eq!(played.errors.len(), 1);
+    let e = &played.errors[0];
+    assert_eq!(e.code, "rules::unknown_hex");
+    assert_eq!(e.label, "the stop `F11.0`: F11 is not on the 1836Jr30 map");
+    assert!(e.headline.starts_with("line 168: "), "{}", e.headline);
+    pipeline::round_trip(text.as_bytes());
+    pipeline::round_trip(sample.as_bytes());
+}
+
 /// A file of 64,000 syntax errors took 58 s to render (each diagnostic scanned the text before
 /// it) and printed tens of megabytes; `check` printed a 3.6 MB line. The first 20 are shown,
 /// with how many more there are; `check` prints the first and the count.

@@ -523,6 +523,22 @@ pub fn resolve(game: &Game, entity: Entity, raw: &RawAction) -> Result<Action, U
             let mut free = corp_trains(game, entity);
             let mut out = Vec::new();
             for r in routes {
+                // As in a JSON log, a stated stop is on the map (it is written into the
+                // converted log, which must read).
+                if let Some((hex, part)) = r
+                    .nodes
+                    .iter()
+                    .find(|(h, _)| game.title.map.hex(*h).is_none())
+                {
+                    return Err(unresolved(
+                        "rules::unknown_hex",
+                        format!(
+                            "the stop `{hex}.{part}`: {hex} is not on the {} map",
+                            game.title.name
+                        ),
+                    )
+                    .help("a stop is the hex and the part index of a city or town, e.g. `@D6.1`"));
+                }
                 let train = pick_train(game, &r.train, free.clone(), &game.entity_name(entity))?;
                 free.retain(|t| *t != train);
                 out.push(RouteSpec {
