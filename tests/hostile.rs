@@ -671,3 +671,64 @@ fn seed_files_pass_the_pipeline() {
         }
     }
 }
+
+/// A player's name, an action type or an optional rule of a megabyte was quoted whole in the
+/// illegal action's headline, label and help, in `check`'s line and in the JSON failure
+/// report: each is cut to a few dozen characters.
+#[test]
+fn a_huge_name_is_quoted_short() {
+    let name = "N".repeat(1 << 20);
+    // Bob bids first, out of turn: the diagnostic names the player who was expected.
+    let log = format!(
+        r#"{{"title":"1836Jr30","players":[{{"id":1,"name":"{name}"}},{{"id":2,"name":"Bob"}}],"actions":[{{"type":"pass","entity":2,"entity_type":"player","id":1}}]}}"#
+    );
+    let read = railnote::log::read("long.json", &log).unwrap();
+    let e = railnote::replay::replay(&read).unwrap_err();
+    let shown = pipeline::rendered(&e);
+    // The engine's message names the expected player unquoted: cut at 2,000 characters.
+    assert!(shown.len() < 8000, "{} bytes: {shown}", shown.len());
+    assert!(shown.contains(&format!("{}…", "N".repeat(60))), "{shown}");
+    let path = scratch("long-name.json", log.as_bytes());
+    let out = run(&["check", path_str(&path)]);
+    assert_eq!(code(&out), 1);
+    assert!(out.stdout.len() < 8000, "{} bytes", out.stdout.len());
+    let out = run(&["replay", path_str(&path), "--format", "json"]);
+    assert_eq!(code(&out), 1);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let message = report["error"]["message"].as_str().unwrap();
+    assert!(message.len() < 8000, "{} bytes", message.len());
+    // An unknown action type of a megabyte.
+    let typed = format!(
+        r#"{{"title":"1836Jr30","players":[{{"id":1,"name":"Ann"}},{{"id":2,"name":"Bob"}}],"actions":[{{"type":"{name}","entity":1,"entity_type":"player","id":1}}]}}"#
+    );
+    let path = scratch("long-type.json", typed.as_bytes());
+    for args in [&["check"][..], &["replay"], &["replay", "--format", "json"]] {
+        let args: Vec<&str> = args.iter().copied().chain([path_str(&path)]).collect();
+        let out = run(&args);
+        assert_eq!(code(&out), 1, "{args:?}");
+        assert!(
+            out.stdout.len() + out.stderr.len() < 8000,
+            "{args:?}: {} bytes",
+            out.stdout.len() + out.stderr.len()
+        );
+    }
+    // An optional rule nobody knows, named at length.
+    let rule = format!(
+        r#"{{"title":"1836Jr30","players":[{{"id":1,"name":"Ann"}},{{"id":2,"name":"Bob"}}],"settings":{{"optional_rules":["{name}"]}},"actions":[]}}"#
+    );
+    let read = railnote::log::read("rule.json", &rule).unwrap();
+    let e = railnote::replay::replay(&read).unwrap_err();
+    let shown = pipeline::rendered(&e);
+    assert!(shown.len() < 8000, "{} bytes", shown.len());
+    let path = scratch("long-rule.json", rule.as_bytes());
+    for args in [&["check"][..], &["replay"], &["replay", "--format", "json"]] {
+        let args: Vec<&str> = args.iter().copied().chain([path_str(&path)]).collect();
+        let out = run(&args);
+        assert_eq!(code(&out), 1, "{args:?}");
+        assert!(
+            out.stdout.len() + out.stderr.len() < 8000,
+            "{args:?}: {} bytes",
+            out.stdout.len() + out.stderr.len()
+        );
+    }
+}

@@ -13,6 +13,7 @@ use super::{
     Outcome, Target,
 };
 use crate::convert;
+use crate::log::shorten_quotes;
 use crate::notation;
 use crate::output::{FailureDetail, FailureReport};
 use crate::replay::notation::{play, GameRejected, Played};
@@ -304,7 +305,9 @@ fn check_one(name: &str, src: &Arc<str>) -> Result<String, String> {
         let log = import(name, src).map_err(|e| format!("error[{}]: {e}", e.first_code()))?;
         let n = log.actions.len();
         crate::replay::replay(&log).map_err(|e| match &e {
-            ReplayError::Illegal(i) => format!("error[{}]: {e}: {}", i.rule(), i.violation),
+            ReplayError::Illegal(i) => {
+                shorten_quotes(format!("error[{}]: {e}: {}", i.rule(), i.violation))
+            }
             ReplayError::Setup(_) => format!("error[replay::setup]: {e}"),
         })?;
         return Ok(format!("{n} actions"));

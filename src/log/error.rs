@@ -176,6 +176,15 @@ pub(crate) fn shorten_quotes(message: String) -> String {
     }
 }
 
+/// A name from the input (a player's, an action type) as a message shows it: at most
+/// [`QUOTE_SHOWN`] characters.
+pub(crate) fn short_name(name: &str) -> String {
+    match name.char_indices().nth(QUOTE_SHOWN) {
+        Some((cut, _)) => format!("{}…", &name[..cut]),
+        None => name.to_string(),
+    }
+}
+
 /// The part of a labelled span that is underlined: at most [`LABEL_SHOWN`] bytes, so that a
 /// label on a huge value (a megabyte word, a variation of ten thousand lines) shows where it
 /// starts instead of all of it.

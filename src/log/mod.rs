@@ -16,7 +16,7 @@ mod resolve;
 mod source;
 mod span;
 
-pub(crate) use error::{label_span, not_shown, shorten_quotes};
+pub(crate) use error::{label_span, not_shown, short_name, shorten_quotes};
 pub use error::{LogError, Problem, ProblemKind, DIAGNOSTICS_KEPT, DIAGNOSTICS_SHOWN};
 pub use raw::{filter, parse, parse_shared, Document, Header, LogPlayer, RawAction};
 pub use resolve::{read, read_shared, resolve, AutoAction, GameLog, LoggedAction};
