@@ -55,7 +55,7 @@ fn replay_fixtures(c: &mut Criterion) {
                             "bench.rn",
                             &text,
                             &doc.games[0],
-                            false,
+                            railnote::replay::notation::PlayOptions::default(),
                         )
                         .ok()?;
                         Some(played.errors.is_empty())

@@ -94,6 +94,9 @@ pub enum Action {
         shares: Vec<ShareId>,
         /// The bundle size, when stated.
         percent: Option<Percent>,
+        /// The price per share, when stated (18xx.games charges a stated price instead of the
+        /// market's; checked against the rules).
+        share_price: Option<Money>,
     },
     /// Sell a bundle of certificates to the pool.
     SellShares {
@@ -103,6 +106,8 @@ pub enum Action {
         shares: Vec<ShareId>,
         /// The bundle size when smaller than the certificates (partial president sale).
         percent: Option<Percent>,
+        /// The price per share, when stated (checked against the rules).
+        share_price: Option<Money>,
     },
     /// A corporation buys a private company from its owner.
     BuyCompany {

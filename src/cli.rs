@@ -1,6 +1,7 @@
 //! The command line: `railnote replay FILE [--format text|json] [--at N] [--trace OUT.jsonl]
 //! [--keep-going] [--check-runs]`, `railnote convert|fmt|check`, `railnote routes FILE [--at N]
-//! [--corp SYM] [--time-limit MS]`, `railnote moves FILE [--at N|ROUND]`, `railnote selfplay …`.
+//! [--corp SYM] [--time-limit MS]`, `railnote moves FILE [--at N|ROUND]`, `railnote selfplay …`,
+//! and the pictures: `railnote map|chart|transcript|view` (in `cli/draw_cmd.rs`).
 //!
 //! Exit codes (like ripgrep's): 0 the whole log is legal; 1 the log is rejected (unreadable, or
 //! an illegal action); 2 usage or I/O error. A closed stdout (broken pipe) is not an error.
@@ -18,12 +19,13 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::action::{Action, Entity};
 use crate::engine::map::SearchLimits;
 use crate::ids::{CorpId, Money};
-use crate::log::{self, GameLog, LogError, Problem, ProblemKind, Span};
+use crate::log::{self, GameLog, LogError, Problem, ProblemKind, Span, DIAGNOSTICS_SHOWN};
 use crate::output::{
     best_run, json_log, run_revenues, FailureReport, MovesReport, RoutesReport, RunAudit, RunCheck,
     ScoreReport, Snapshot,
 };
-use crate::replay::{Replay, ReplayError};
+use crate::replay::notation::PlayOptions;
+use crate::replay::{DeviationWarning, Replay, ReplayError};
 use crate::selfplay::Policy;
 
 /// `eprintln!` for this module and its children, without the standard one's panic when
@@ -35,7 +37,10 @@ macro_rules! eprintln {
     }};
 }
 
+mod draw_cmd;
 mod notation_cmd;
+
+pub use draw_cmd::{ChartArgs, MapArgs, TranscriptArgs, ViewArgs};
 
 /// Check and replay 18xx game logs.
 #[derive(Debug, Parser)]
@@ -64,6 +69,14 @@ pub enum Command {
     Selfplay(SelfplayArgs),
     /// Find the best run (all trains together) of a corporation at a state of a game log.
     Routes(RoutesArgs),
+    /// Draw the map at a state of a game (SVG or PNG), optionally with a corporation's best run.
+    Map(MapArgs),
+    /// Chart share prices or players' values after each round (SVG or PNG).
+    Chart(ChartArgs),
+    /// Write the game as sentences, round by round (or JSON, one event a line).
+    Transcript(TranscriptArgs),
+    /// Write a self-contained HTML viewer of the game: map, standings, notation, charts.
+    View(ViewArgs),
 }
 
 /// Arguments of `railnote convert`.
@@ -104,6 +117,10 @@ pub struct CheckArgs {
     /// The files (JSON logs or `.rn` notation).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    /// Follow the printed rules where 18xx.games does not: a move that breaks one is an error
+    /// instead of a deviation warning.
+    #[arg(long)]
+    pub strict_rules: bool,
 }
 
 /// Arguments of `railnote moves`.
@@ -202,6 +219,10 @@ pub struct ReplayArgs {
     /// With `--check-runs`: the search time limit per run, in milliseconds.
     #[arg(long, value_name = "MS", requires = "check_runs")]
     pub time_limit: Option<u64>,
+    /// Follow the printed rules where 18xx.games does not: a move that breaks one is illegal
+    /// instead of a deviation warning.
+    #[arg(long)]
+    pub strict_rules: bool,
 }
 
 /// Output formats.
@@ -262,6 +283,10 @@ pub fn run(cli: &Cli) -> Outcome {
         Command::Moves(args) => io_outcome(moves(args)),
         Command::Selfplay(args) => io_outcome(selfplay(args)),
         Command::Routes(args) => io_outcome(routes(args)),
+        Command::Map(args) => io_outcome(draw_cmd::map(args)),
+        Command::Chart(args) => io_outcome(draw_cmd::chart(args)),
+        Command::Transcript(args) => io_outcome(draw_cmd::transcript(args)),
+        Command::View(args) => io_outcome(draw_cmd::view(args)),
     }
 }
 
@@ -371,7 +396,7 @@ fn read_game(file: &Path, format: Format) -> io::Result<Result<GameLog, Outcome>
         });
     }
     let mut first = None;
-    match notation_cmd::play_each(&name, &src, false, |played| {
+    match notation_cmd::play_each(&name, &src, PlayOptions::default(), |played| {
         first.get_or_insert(played.log);
     }) {
         Ok(_) => match first {
@@ -516,10 +541,16 @@ fn replay(args: &ReplayArgs) -> io::Result<Outcome> {
         // `--at` and `--trace`; the games themselves are not kept.
         let standings = args.at.is_none() && args.trace.is_none();
         let mut reports = Vec::new();
+        let mut warnings = Vec::new();
         let mut first = None;
-        let played = notation_cmd::play_each(&name, &src, args.keep_going, |p| {
+        let options = PlayOptions {
+            keep_going: args.keep_going,
+            strict_rules: args.strict_rules,
+        };
+        let played = notation_cmd::play_each(&name, &src, options, |p| {
             if standings {
                 reports.push(standings_of(args.format, &p));
+                warnings.extend(p.warnings);
             } else {
                 first.get_or_insert(p.log);
             }
@@ -539,6 +570,7 @@ fn replay(args: &ReplayArgs) -> io::Result<Outcome> {
                 out.write_all(report?.as_bytes())?;
             }
             out.flush()?;
+            print_warnings(&warnings);
             return Ok(Outcome::Legal);
         }
         let Some(first) = first else {
@@ -555,7 +587,7 @@ fn replay(args: &ReplayArgs) -> io::Result<Outcome> {
 
 fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
     let mut replay = match Replay::new(log) {
-        Ok(r) => r,
+        Ok(r) => r.strict_rules(args.strict_rules),
         Err(e) => return reject(args.format, FailureReport::from(&e), ReplayError::from(e)),
     };
     if args.check_runs {
@@ -596,7 +628,7 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
     if let Err(e) = result {
         return reject(args.format, FailureReport::from(&e), ReplayError::from(e));
     }
-    match args.at {
+    let outcome = match args.at {
         Some(n) => match last {
             Some(snapshot) if snapshot.index == n => print_snapshot(args.format, &snapshot),
             _ => {
@@ -608,7 +640,7 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
             }
         },
         None => {
-            let report = ScoreReport::new(replay.game(), log);
+            let report = ScoreReport::new(replay.game(), log).with_warnings(replay.warnings());
             let mut out = stdout();
             match args.format {
                 Format::Text => write!(out, "{report}")?,
@@ -617,12 +649,31 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
             out.flush()?;
             Ok(Outcome::Legal)
         }
+    };
+    print_warnings(replay.warnings());
+    outcome
+}
+
+/// The deviation warnings as diagnostics on stderr, after the standings or the state.
+/// The first [`DIAGNOSTICS_SHOWN`] of them: a file cannot make megabytes of warnings.
+fn print_warnings(warnings: &[DeviationWarning]) {
+    for w in warnings.iter().take(DIAGNOSTICS_SHOWN) {
+        eprintln!("{:?}", miette::Report::new(w.clone()));
+    }
+    if let Some(more) = warnings
+        .len()
+        .checked_sub(DIAGNOSTICS_SHOWN)
+        .filter(|&n| n > 0)
+    {
+        eprintln!(
+            "railnote: and {more} more deviation warning(s) (`--format json` lists them all)"
+        );
     }
 }
 
 /// A game's standings as `replay` prints them, with the corrections applied.
 fn standings_of(format: Format, p: &crate::replay::notation::Played) -> io::Result<String> {
-    let report = ScoreReport::new(&p.game, &p.log);
+    let report = ScoreReport::new(&p.game, &p.log).with_warnings(&p.warnings);
     Ok(match format {
         Format::Text => {
             let mut text = report.to_string();

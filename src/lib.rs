@@ -22,6 +22,7 @@
 pub mod action;
 pub mod cli;
 pub mod convert;
+pub mod draw;
 pub mod engine;
 pub mod ids;
 pub mod log;

@@ -18,6 +18,9 @@ use crate::engine::{Game, GameOptions, GameSetup, RuleViolation, SetupError};
 use crate::log::{label_span, short_name, shorten_quotes, GameLog, LogSource, LoggedAction, Span};
 
 pub mod notation;
+mod warning;
+
+pub use warning::DeviationWarning;
 
 /// The engine setup a log's header describes: title, players in seat order, optional rules.
 pub fn setup(log: &GameLog) -> GameSetup {
@@ -70,6 +73,9 @@ pub struct Replay<'l> {
     /// The game as set up, before any action: where a rebuild starts.
     start: Game,
     next: usize,
+    /// Refuse moves that break a printed rule 18xx.games does not enforce.
+    strict_rules: bool,
+    warnings: Vec<DeviationWarning>,
 }
 
 impl<'l> Replay<'l> {
@@ -106,7 +112,23 @@ impl<'l> Replay<'l> {
             start: game.clone(),
             game,
             next: 0,
+            strict_rules: false,
+            warnings: Vec::new(),
         })
+    }
+
+    /// Follows the printed rules where 18xx.games does not: a move that breaks one is an
+    /// illegal action ([`RuleViolation::PrintedRule`]) instead of a warning.
+    #[must_use]
+    pub fn strict_rules(mut self, strict: bool) -> Self {
+        self.strict_rules = strict;
+        self
+    }
+
+    /// The deviations found so far: moves that break a printed rule while 18xx.games accepts
+    /// them (railnote follows 18xx.games).
+    pub fn warnings(&self) -> &[DeviationWarning] {
+        &self.warnings
     }
 
     /// The game after the actions processed so far.
@@ -140,16 +162,41 @@ impl<'l> Replay<'l> {
                   violation: RuleViolation| {
             IllegalAction::new(self.log, game, logged, index, action, span, auto, violation)
         };
-        if let Err(v) = self.game.process_in_place(&logged.action) {
-            self.rebuild(None);
-            return Some(Err(at(&self.game, &logged.action, logged.span, None, v)));
-        }
-        for (i, auto) in logged.auto_actions.iter().enumerate() {
-            if let Err(v) = self.game.process_in_place(&auto.action) {
-                self.rebuild(Some(i));
-                return Some(Err(at(&self.game, &auto.action, auto.span, Some(i + 1), v)));
+        let mut found: Vec<DeviationWarning> = Vec::new();
+        let actions = std::iter::once((&logged.action, logged.span, &logged.type_name)).chain(
+            logged
+                .auto_actions
+                .iter()
+                .map(|a| (&a.action, a.span, &a.type_name)),
+        );
+        for (k, (action, span, type_name)) in actions.enumerate() {
+            let auto = k.checked_sub(1);
+            let outcome = match self.game.process_in_place(action) {
+                Ok(deviations) if self.strict_rules && !deviations.is_empty() => {
+                    Err(RuleViolation::PrintedRule(deviations[0].clone()))
+                }
+                other => other,
+            };
+            match outcome {
+                Ok(deviations) => {
+                    found.extend(deviations.into_iter().map(|deviation| DeviationWarning {
+                        src: self.log.source(),
+                        span,
+                        index,
+                        action_id: logged.action_id,
+                        action_type: type_name.clone(),
+                        round: deviation.round.clone(),
+                        actor: self.game.entity_name(action.entity()),
+                        deviation,
+                    }))
+                }
+                Err(v) => {
+                    self.rebuild(auto);
+                    return Some(Err(at(&self.game, action, span, auto.map(|i| i + 1), v)));
+                }
             }
         }
+        self.warnings.extend(found);
         self.next += 1;
         Some(Ok(Processed {
             index,
@@ -218,6 +265,29 @@ impl<'l> Replay<'l> {
 /// A setup the title does not allow, or the first illegal action.
 pub fn replay(log: &GameLog) -> Result<Game, ReplayError> {
     Ok(Replay::new(log)?.finish()?)
+}
+
+/// A whole log replayed: the final game and the deviations on the way.
+#[derive(Debug)]
+pub struct Replayed {
+    /// The game after the last action.
+    pub game: Game,
+    /// Moves that break a printed rule while 18xx.games accepts them.
+    pub warnings: Vec<DeviationWarning>,
+}
+
+/// Replays a whole log, collecting the deviations from the printed rules; with
+/// `strict_rules` the first one is an illegal action instead.
+///
+/// # Errors
+/// A setup the title does not allow, or the first illegal action.
+pub fn replay_with_warnings(log: &GameLog, strict_rules: bool) -> Result<Replayed, ReplayError> {
+    let mut replay = Replay::new(log)?.strict_rules(strict_rules);
+    replay.run_with(|_, _| ControlFlow::Continue(()))?;
+    Ok(Replayed {
+        game: replay.game,
+        warnings: replay.warnings,
+    })
 }
 
 /// Why a replay stopped.

@@ -120,6 +120,22 @@ pub fn choose(game: &Game, legal: &LegalActions, policy: Policy, rng: &mut Rng) 
     if legal.is_empty() {
         return None;
     }
+    // Self-play follows the printed rules where 18xx.games does not, unless nothing else is
+    // left: its games are then legal by both.
+    let by_the_rules = LegalActions {
+        actions: legal
+            .actions
+            .iter()
+            .filter(|l| l.deviation.is_none())
+            .cloned()
+            .collect(),
+        ..legal.clone()
+    };
+    let legal = if by_the_rules.is_empty() {
+        legal
+    } else {
+        &by_the_rules
+    };
     match policy {
         Policy::Random if ireland::applies(game) => {
             let kept = LegalActions {

@@ -279,3 +279,82 @@ fn fixtures_replay_with_the_stored_result() {
         assert_eq!(stdout_json(&out), lines[n - 1]);
     }
 }
+
+/// A move that breaks a printed rule while 18xx.games accepts it: the standings, then a
+/// warning; JSON lists it; `--strict-rules` refuses it (exit 1, the deviation's code);
+/// `check` counts it. Also through the notation (the log converted).
+#[test]
+fn deviations_are_warnings_and_strict_rules_refuse_them() {
+    let log = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/reference/ireland-emergency-train-from-corporation.json");
+    let log = log.to_str().unwrap();
+    let code_of = "deviation::emergency_train_from_corporation";
+
+    let text = railnote(&["replay", log]);
+    assert_eq!(code(&text), 0, "{}", stderr(&text));
+    let standings = String::from_utf8_lossy(&text.stdout).into_owned();
+    assert!(
+        standings.ends_with(
+            "\n1 move(s) break a printed rule that 18xx.games does not enforce; railnote \
+             followed 18xx.games (see the warnings)\n"
+        ),
+        "{standings}"
+    );
+    assert!(stderr(&text).contains(code_of), "{}", stderr(&text));
+    assert!(stderr(&text).contains("DDR buys LER's 2H-3 for 75, Player 3 paying 32"));
+
+    let json = railnote(&["replay", log, "--format", "json"]);
+    assert_eq!(code(&json), 0);
+    let warnings = &stdout_json(&json)["warnings"];
+    assert_eq!(warnings.as_array().map(Vec::len), Some(1), "{warnings}");
+    let w = &warnings[0];
+    assert_eq!(
+        (
+            &w["index"],
+            &w["action_id"],
+            &w["round"],
+            &w["actor"],
+            &w["rule"]
+        ),
+        (
+            &Value::from(59),
+            &Value::from(59),
+            &Value::from("OR 1.2"),
+            &Value::from("DDR"),
+            &Value::from(code_of)
+        )
+    );
+    assert!(w["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("DDR buys LER's 2H-3 for 75, Player 3 paying 32: against the printed rules; 18Ireland rules"));
+
+    let strict = railnote(&["replay", log, "--strict-rules", "--format", "json"]);
+    assert_eq!(code(&strict), 1);
+    let error = &stdout_json(&strict)["error"];
+    assert_eq!(
+        (&error["index"], &error["rule"]),
+        (&Value::from(59), &Value::from(code_of))
+    );
+
+    let check = railnote(&["check", log]);
+    assert_eq!(code(&check), 0);
+    assert!(String::from_utf8_lossy(&check.stdout)
+        .ends_with(": ok (59 actions, 1 deviation warning)\n"));
+    let check = railnote(&["check", "--strict-rules", log]);
+    assert_eq!(code(&check), 1);
+
+    // The same game in the notation: the warning points at the move.
+    let notation = railnote(&["convert", log, "--to", "notation"]);
+    assert_eq!(code(&notation), 0, "{}", stderr(&notation));
+    let rn = scratch("emergency.rn", &String::from_utf8_lossy(&notation.stdout));
+    let rn = rn.to_str().unwrap();
+    let replayed = railnote(&["replay", rn, "--format", "json"]);
+    assert_eq!(code(&replayed), 0, "{}", stderr(&replayed));
+    let w = &stdout_json(&replayed)["warnings"][0];
+    assert_eq!(
+        (&w["index"], &w["rule"]),
+        (&Value::from(59), &Value::from(code_of))
+    );
+    assert_eq!(code(&railnote(&["replay", rn, "--strict-rules"])), 1);
+}

@@ -58,3 +58,10 @@ pub fn render(diagnostic: &dyn Diagnostic) -> String {
         .unwrap();
     out
 }
+
+/// Notation replay options that report every illegal move.
+pub const KEEP_GOING: railnote::replay::notation::PlayOptions =
+    railnote::replay::notation::PlayOptions {
+        keep_going: true,
+        strict_rules: false,
+    };

@@ -3,7 +3,7 @@
 //! then one line per raw action with `processed` true/false, then a `final` line). Reports the
 //! first mismatching action per fixture with the field, our value and the reference value.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -15,144 +15,51 @@ use railnote::output::{
     Snapshot, TileSnapshot,
 };
 use railnote::replay::{replay, Replay, ReplayError};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::common::{fixtures, render, shared_dir};
+use crate::trace::{
+    compare, fields, first_difference, id_text, load_trace, our_fields, reference_fields,
+    round_label, stored_result, Trace, Verdict,
+};
 
 const TITLE: &str = "1836Jr30";
 
-struct Trace {
-    initial: Value,
-    /// Processed lines by source action id.
-    processed: BTreeMap<i64, Value>,
+fn trace_path(shared: &Path, fixture: &Path) -> PathBuf {
+    trace_path_of(shared, TITLE, fixture)
 }
 
-fn trace_path(shared: &Path, fixture: &Path) -> PathBuf {
+fn trace_path_of(shared: &Path, title: &str, fixture: &Path) -> PathBuf {
     let stem = fixture.file_stem().unwrap().to_string_lossy();
     shared
         .join("traces")
-        .join(TITLE)
+        .join(title)
         .join(format!("{stem}.jsonl"))
 }
 
-fn load_trace(path: &Path) -> Option<Trace> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let mut lines = text
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap());
-    let header = lines.next()?;
-    let mut processed = BTreeMap::new();
-    for line in lines {
-        if line["processed"] == json!(true) {
-            processed.insert(line["id"].as_i64().unwrap(), line);
+/// Every fixture of every title railnote knows, against its trace: every state after every
+/// action equal (over the fields the trace records), the same end and result. A title's
+/// fixtures are picked up from `<shared>/fixtures/<title>/` as soon as railnote knows it.
+#[test]
+fn every_title_matches_the_reference_engine() {
+    let Some(shared) = shared_dir() else { return };
+    let mut failures = String::new();
+    let mut games = 0;
+    for title in railnote::engine::title::Title::known_names() {
+        if !shared.join("fixtures").join(title).is_dir() {
+            continue;
+        }
+        for path in fixtures(&shared, title) {
+            let found = compare(&path, &trace_path_of(&shared, title, &path));
+            games += 1;
+            match found.verdict {
+                Verdict::Agrees => assert_eq!(found.states, found.actions),
+                other => writeln!(failures, "{}: {other:?}\n", path.display()).unwrap(),
+            }
         }
     }
-    Some(Trace {
-        initial: header["initial_state"].clone(),
-        processed,
-    })
-}
-
-/// Player ids are integers in the traces and strings in our output.
-fn id_text(v: &Value) -> Value {
-    match v {
-        Value::Number(n) => Value::String(n.to_string()),
-        other => other.clone(),
-    }
-}
-
-/// `Auction Round 1.1` → `PR`, `Stock Round 3` → `SR 3`, `Operating Round 4.2` → `OR 4.2`.
-fn round_label(reference: &str) -> String {
-    let (name, num) = reference.rsplit_once(' ').unwrap_or((reference, ""));
-    match name {
-        "Auction Round" => "PR".to_string(),
-        "Stock Round" => format!("SR {num}"),
-        "Operating Round" => format!("OR {num}"),
-        "Merger Round" => format!("MR {num}"),
-        other => format!("{other} {num}"),
-    }
-}
-
-/// The compared fields of a state in one order, as `(path, value)`; `round` is given in our
-/// notation. Works on our snapshot JSON and on trace lines alike (same field names).
-fn fields(state: &Value, round: String) -> Vec<(String, Value)> {
-    let mut out = vec![
-        ("phase".to_string(), state["phase"].clone()),
-        ("round".to_string(), json!(round)),
-        ("bank_cash".to_string(), state["bank_cash"].clone()),
-    ];
-    for p in state["players"].as_array().into_iter().flatten() {
-        let id = id_text(&p["id"]);
-        let id = id.as_str().unwrap_or("?");
-        for key in ["cash", "shares", "companies", "bankrupt"] {
-            out.push((format!("players[{id}].{key}"), p[key].clone()));
-        }
-    }
-    for c in state["corporations"].as_array().into_iter().flatten() {
-        let id = c["id"].as_str().unwrap_or("?");
-        out.push((
-            format!("corporations[{id}].president"),
-            id_text(&c["president"]),
-        ));
-        for key in [
-            "cash",
-            "share_price",
-            "floated",
-            "ipo_percent",
-            "pool_percent",
-            "trains",
-            "tokens",
-        ] {
-            out.push((format!("corporations[{id}].{key}"), c[key].clone()));
-        }
-    }
-    for c in state["companies"].as_array().into_iter().flatten() {
-        let id = c["id"].as_str().unwrap_or("?");
-        out.push((format!("companies[{id}].owner"), id_text(&c["owner"])));
-        out.push((format!("companies[{id}].closed"), c["closed"].clone()));
-    }
-    out.push(("tiles".to_string(), state["tiles"].clone()));
-    out
-}
-
-fn reference_fields(line: &Value) -> Vec<(String, Value)> {
-    let label = line["round_label"].as_str().unwrap_or("");
-    fields(line, round_label(label))
-}
-
-fn our_fields(snapshot: &Snapshot) -> Vec<(String, Value)> {
-    fields(
-        &serde_json::to_value(snapshot).unwrap(),
-        snapshot.round.clone(),
-    )
-}
-
-/// The first differing field, as `field: ours … vs reference …`.
-fn first_difference(ours: &[(String, Value)], reference: &[(String, Value)]) -> Option<String> {
-    let theirs: BTreeMap<&str, &Value> = reference.iter().map(|(k, v)| (k.as_str(), v)).collect();
-    let mine: BTreeSet<&str> = ours.iter().map(|(k, _)| k.as_str()).collect();
-    for (key, value) in ours {
-        match theirs.get(key.as_str()) {
-            Some(r) if *r == value => {}
-            Some(r) => return Some(format!("{key}: ours {value} vs reference {r}")),
-            None => return Some(format!("{key}: ours {value}, not in the reference")),
-        }
-    }
-    reference
-        .iter()
-        .find(|(k, _)| !mine.contains(k.as_str()))
-        .map(|(k, v)| format!("{k}: missing from ours, reference {v}"))
-}
-
-/// The final scores a log states, by player id.
-fn stored_result(log: &log::GameLog) -> BTreeMap<String, Money> {
-    log.header
-        .result
-        .clone()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(k, v)| (k, Money(v)))
-        .collect()
+    assert!(games >= 7, "only {games} fixtures");
+    assert!(failures.is_empty(), "\n{failures}");
 }
 
 /// Replays one fixture; `Err` describes the first problem.
@@ -267,7 +174,13 @@ fn ireland_notation_sample_matches_the_reference_engine() {
     let text = std::fs::read_to_string(root.join("samples").join(name)).unwrap();
     let doc = railnote::notation::parse(name, &text).unwrap();
     let src: std::sync::Arc<str> = std::sync::Arc::from(text.as_str());
-    let played = railnote::replay::notation::play(name, &src, &doc.games[0], false).unwrap();
+    let played = railnote::replay::notation::play(
+        name,
+        &src,
+        &doc.games[0],
+        railnote::replay::notation::PlayOptions::default(),
+    )
+    .unwrap();
     assert!(played.errors.is_empty(), "{:?}", played.errors.first());
     // Through the JSON text, as a user's `convert --to json` would hand it to 18xx.games.
     let json = railnote::convert::to_json(&played).to_string();
@@ -303,14 +216,14 @@ fn scenario_logs_match_the_reference_engine() {
 /// engine's strict verdict, except where it trusts a logged value: see each variant's note).
 #[test]
 fn single_action_variants_are_judged_at_the_edited_action() {
-    check_variants(TITLE, "1836jr30-2809-variants.json", 30);
+    check_variants(TITLE, "1836jr30-2809-variants.json", 36);
 }
 
 /// The same for 18Ireland fixture 161830: mergers and votes, narrow-gauge bonus, hex distance,
 /// reserve trains, issue and redemption, auctions, tiles, pars, privates.
 #[test]
 fn ireland_single_action_variants_are_judged_at_the_edited_action() {
-    check_variants("18Ireland", "18ireland-161830-variants.json", 20);
+    check_variants("18Ireland", "18ireland-161830-variants.json", 23);
 }
 
 /// Each variant edits one action of a fixture; `expect` is `rejected` (at exactly that
@@ -617,4 +530,130 @@ fn match_ireland_trace<'l>(log: &'l log::GameLog, trace: &Trace) -> (Replay<'l>,
         stop = render(&e).lines().take(3).collect::<Vec<_>>().join(" / ");
     }
     (replay, matched, stop)
+}
+
+/// Games 18xx.games played itself (`random_play.rb`), each cut right after a move railnote
+/// once refused or got wrong, with the reference's state after that move
+/// (`tests/data/reference/<name>.json` and `<name>.state.json`), and the deviations from the
+/// printed rules the last move makes.
+const REFERENCE_MOVES: &[(&str, &[&str])] = &[
+    // A private bought while a lifted home token waits to be placed (1836Jr30 runs its private
+    // step before the home token's).
+    ("jr30-private-while-home-token-waits", &[]),
+    // A trade-in for a second D in a turn that already bought one from the depot.
+    (
+        "jr30-second-d-by-trade-in",
+        &["deviation::second_train_of_a_type_by_trade_in"],
+    ),
+    // A train bought from another corporation with the president's money in an emergency.
+    (
+        "ireland-emergency-train-from-corporation",
+        &["deviation::emergency_train_from_corporation"],
+    ),
+    // A token in the slot a closed minor's reservation left (deleted, not emptied, so the
+    // next one moves down) after a merger placed the major's token in the first free slot.
+    ("ireland-slot-after-a-closing-and-a-merger", &[]),
+    // A route through Dundalk & Drogheda twice, at its city and at its town: the stop
+    // signatures tie, and the run the player made visits no node twice.
+    ("ireland-route-through-a-hex-twice", &[]),
+    // Two routes from Limerick tie for RSSC's Shannon bonus: the last one gets it.
+    ("ireland-shannon-bonus-tie", &[]),
+    // A token step skipped because the reference's cached reach predates a closing that
+    // freed a city (nobody laid a tile or placed a token since): the run comes next.
+    ("ireland-token-step-skipped-by-a-stale-reach", &[]),
+    // A major parred by the last player with a stock action chooses its home city before
+    // the stock round ends.
+    ("ireland-major-home-chosen-before-the-round-ends", &[]),
+    // A route whose stop signatures, in route order, put the town of Dundalk & Drogheda
+    // before its city (blocked, so only an end): the run the player made.
+    ("ireland-route-stops-in-signature-order", &[]),
+];
+
+#[test]
+fn reference_moves_replay_with_the_reference_state() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reference");
+    for &(name, deviations) in REFERENCE_MOVES {
+        let path = dir.join(format!("{name}.json"));
+        let src = std::fs::read_to_string(&path).unwrap();
+        let log = log::read(name, &src).unwrap_or_else(|e| panic!("{}", render(&e)));
+        let last = log.actions.len();
+        let replayed = railnote::replay::replay_with_warnings(&log, false)
+            .unwrap_or_else(|e| panic!("{name}:\n{}", render(&e)));
+        let reference: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("{name}.state.json"))).unwrap(),
+        )
+        .unwrap();
+        let theirs = reference_fields(&reference);
+        let keys: BTreeSet<&str> = theirs.iter().map(|(k, _)| k.as_str()).collect();
+        let ours: Vec<_> = our_fields(&Snapshot::of(&replayed.game, &log))
+            .into_iter()
+            .filter(|(k, _)| keys.contains(k.as_str()) && k != "round")
+            .collect();
+        let theirs: Vec<_> = theirs.into_iter().filter(|(k, _)| k != "round").collect();
+        assert_eq!(first_difference(&ours, &theirs), None, "{name}");
+        let at_last: Vec<&str> = replayed
+            .warnings
+            .iter()
+            .filter(|w| w.index == last)
+            .map(|w| w.rule())
+            .collect();
+        assert_eq!(at_last, deviations, "{name}");
+        // Strict: the first deviation is refused at its move, which leaves the game as it was.
+        let strict = railnote::replay::replay_with_warnings(&log, true);
+        match (replayed.warnings.first(), strict) {
+            (None, Ok(_)) => {}
+            (Some(first), Err(ReplayError::Illegal(e))) => {
+                assert_eq!((e.index, e.rule()), (first.index, first.rule()), "{name}");
+            }
+            (_, Ok(_)) => panic!("{name}: a strict replay accepted a deviation"),
+            (_, Err(e)) => panic!("{name}: strict replay:\n{}", render(&e)),
+        }
+    }
+}
+
+/// Moves 18xx.games' engine takes only through its programming interface (its web interface
+/// never offers them) stay illegal, with the printed rule in the diagnostic. Each log is a
+/// game 18xx.games played itself, cut after such a move, which `check.rb` accepts. (The
+/// sale in the train step and the bid during an auction are variants of the fixtures.)
+#[test]
+fn engine_only_moves_are_refused_with_the_printed_rule() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reference");
+    for (name, code, message) in [
+        (
+            "jr30-train-at-the-limit",
+            "rules::train",
+            "B is at its train limit of 2: a corporation may not own more trains than the \
+             limit, so at the limit a train may only be traded in",
+        ),
+        (
+            "jr30-bankrupt-without-need",
+            "rules::bankruptcy",
+            "NFL does not have to buy a train: bankruptcy comes only when a corporation must \
+             buy a train and cannot raise the money",
+        ),
+    ] {
+        let src = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();
+        let log = log::read(name, &src).unwrap();
+        let Err(ReplayError::Illegal(e)) = replay(&log) else {
+            panic!("{name}: accepted");
+        };
+        assert_eq!(
+            (e.index, e.rule(), e.violation.to_string()),
+            (log.actions.len(), code, message.to_string()),
+            "{name}"
+        );
+    }
+}
+
+/// A deviation as the user sees it: a warning located at the move, the printed rule and what
+/// 18xx.games does.
+#[test]
+fn a_deviation_renders_as_a_warning() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/reference/ireland-emergency-train-from-corporation.json");
+    let src = std::fs::read_to_string(&path).unwrap();
+    let log = log::read("emergency.json", &src).unwrap();
+    let replayed = railnote::replay::replay_with_warnings(&log, false).unwrap();
+    let rendered: Vec<String> = replayed.warnings.iter().map(|w| render(w)).collect();
+    insta::assert_snapshot!(rendered.join("\n"));
 }

@@ -203,7 +203,13 @@ fn a_stop_off_the_map_is_refused_in_notation_too() {
     let text = sample.replace(line, &line.replace("F10.0", "F11.0"));
     let doc = parse("rush.rn", &text).unwrap();
     let src: std::sync::Arc<str> = std::sync::Arc::from(text.as_str());
-    let played = railnote::replay::notation::play("rush.rn", &src, &doc.games[0], false).unwrap();
+    let played = railnote::replay::notation::play(
+        "rush.rn",
+        &src,
+        &doc.games[0],
+        railnote::replay::notation::PlayOptions::default(),
+    )
+    .unwrap();
     assert_eq!(played.errors.len(), 1);
     let e = &played.errors[0];
     assert_eq!(e.code, "rules::unknown_hex");
@@ -327,7 +333,16 @@ fn cash_corrections_are_bounded() {
     let text = data_text("correct-cash-overflow.rn");
     let doc = parse("c.rn", &text).unwrap();
     let src: std::sync::Arc<str> = std::sync::Arc::from(text.as_str());
-    let played = railnote::replay::notation::play("c.rn", &src, &doc.games[0], true).unwrap();
+    let played = railnote::replay::notation::play(
+        "c.rn",
+        &src,
+        &doc.games[0],
+        railnote::replay::notation::PlayOptions {
+            keep_going: true,
+            strict_rules: false,
+        },
+    )
+    .unwrap();
     assert_eq!(played.errors.len(), 1);
     assert_eq!(played.errors[0].code, "rules::out_of_range");
     assert_eq!(
@@ -398,6 +413,16 @@ fn the_library_refuses_ids_it_does_not_have() {
                 index: 250,
             }],
             percent: None,
+            share_price: None,
+        },
+        Action::SellShares {
+            entity: Entity::Player(PlayerId(0)),
+            shares: vec![ShareId {
+                corp: CorpId(0),
+                index: 0,
+            }],
+            percent: None,
+            share_price: Some(Money(i64::MAX)),
         },
         Action::Program {
             entity: Entity::Company(CompanyId(250)),
@@ -409,7 +434,7 @@ fn the_library_refuses_ids_it_does_not_have() {
             matches!(verdict, Err(RuleViolation::OutOfRange(_))),
             "{a:?}: {verdict:?}"
         );
-        assert_eq!(game.process(a), verdict);
+        assert_eq!(game.process(a).map(|_| ()), verdict);
         assert_eq!(verdict.unwrap_err().code(), "rules::out_of_range");
     }
     assert_eq!(format!("{:?}", game.players), before);

@@ -142,7 +142,8 @@ fn old_logs_without_percent() {
                 corp: nord,
                 index: 3
             }],
-            percent: None
+            percent: None,
+            share_price: None,
         }
     );
     assert!(matches!(

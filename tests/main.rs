@@ -9,6 +9,9 @@ mod import;
 
 /// Every 1836Jr30 fixture against the reference engine's per-action traces and final scores.
 mod conformance;
+/// Comparing a replay with a reference trace (shared with the `reference_games` example).
+#[path = "reference/trace.rs"]
+mod trace;
 
 /// Wire formats of the state snapshot and the standings.
 mod output;
@@ -16,6 +19,11 @@ mod output;
 /// The binary: exit codes, stdout/stderr contract.
 mod cli;
 
+/// The HTML viewer in headless Chromium.
+mod browser;
+/// Pictures: map snapshots and the map against the board at every state, charts, the
+/// transcript, the viewer.
+mod draw;
 /// Hostile input: the findings with their minimal inputs, the command line's edge
 /// cases, and the mutation run.
 mod hostile;

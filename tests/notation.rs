@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use railnote::notation::{parse, write};
 use railnote::output::Snapshot;
-use railnote::replay::notation::{play, GameRejected};
+use railnote::replay::notation::{play, GameRejected, PlayOptions};
 use railnote::replay::Replay;
 
-use crate::common::{fixtures, render, shared_dir};
+use crate::common::{fixtures, render, shared_dir, KEEP_GOING};
 
 fn snapshots(log: &railnote::log::GameLog) -> Vec<serde_json::Value> {
     let mut out = Vec::new();
@@ -53,7 +53,7 @@ fn fixtures_convert_both_ways_losslessly() {
         assert_eq!(write(&reparsed), text);
         // Notation replays to the same per-action states as the JSON.
         let src: Arc<str> = Arc::from(text.as_str());
-        let played = play("c.rn", &src, &reparsed.games[0], false).unwrap();
+        let played = play("c.rn", &src, &reparsed.games[0], PlayOptions::default()).unwrap();
         assert!(
             played.errors.is_empty(),
             "{name}: {:?}",
@@ -82,7 +82,7 @@ fn samples_replay() {
         let doc = parse("sample.rn", &src).unwrap();
         assert_eq!(write(&parse("s.rn", &write(&doc)).unwrap()), write(&doc));
         let shared: Arc<str> = Arc::from(src.as_str());
-        let played = play("sample.rn", &shared, &doc.games[0], true).unwrap();
+        let played = play("sample.rn", &shared, &doc.games[0], KEEP_GOING).unwrap();
         assert!(played.errors.is_empty(), "{:?}", played.errors);
         let stem = path.file_stem().unwrap().to_string_lossy().to_string();
         let report = railnote::output::ScoreReport::new(&played.game, &played.log);
@@ -95,7 +95,7 @@ fn rejected(src: &str) -> String {
         Err(e) => render(&e),
         Ok(doc) => {
             let shared: Arc<str> = Arc::from(src);
-            match play("game.rn", &shared, &doc.games[0], true) {
+            match play("game.rn", &shared, &doc.games[0], KEEP_GOING) {
                 Err(e) => render(&e),
                 Ok(p) => render(&GameRejected::of(&p).expect("rejected")),
             }
@@ -152,7 +152,7 @@ fn ireland_sample() -> String {
 fn standings(src: &str) -> String {
     let doc = parse("game.rn", src).unwrap();
     let shared: Arc<str> = Arc::from(src);
-    let played = play("game.rn", &shared, &doc.games[0], true).unwrap();
+    let played = play("game.rn", &shared, &doc.games[0], KEEP_GOING).unwrap();
     assert!(played.errors.is_empty(), "{:?}", played.errors);
     railnote::output::ScoreReport::new(&played.game, &played.log).to_string()
 }
@@ -246,7 +246,7 @@ fn opening_with(extra: &str) -> (String, railnote::replay::notation::Played) {
     let src = format!("{sample}{extra}");
     let doc = parse("game.rn", &src).unwrap();
     let shared: Arc<str> = Arc::from(src.as_str());
-    let played = play("game.rn", &shared, &doc.games[0], true).unwrap();
+    let played = play("game.rn", &shared, &doc.games[0], KEEP_GOING).unwrap();
     (src, played)
 }
 
@@ -309,4 +309,38 @@ fn a_correction_that_cannot_be_carried_out_is_rejected() {
         )]
     );
     assert!(played.corrections.is_empty());
+}
+
+/// A stated price per share (`@82`) is checked like every recorded value, and a correct one
+/// survives conversion to JSON (`share_price`) and back.
+#[test]
+fn a_stated_share_price_is_checked_and_kept() {
+    let sample = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("samples/1836jr30-notation-opening.rn"),
+    )
+    .unwrap();
+    let forged = sample.replacen("Ann: buy Nord\n", "Ann: buy Nord @90\n", 1);
+    assert_ne!(forged, sample);
+    let doc = parse("game.rn", &forged).unwrap();
+    let shared: Arc<str> = Arc::from(forged.as_str());
+    let played = play("game.rn", &shared, &doc.games[0], PlayOptions::default()).unwrap();
+    insta::assert_snapshot!(render(&played.errors[0]));
+    let stated = sample.replacen("Ann: buy Nord\n", "Ann: buy Nord @82\n", 1);
+    let doc = parse("stated.rn", &stated).unwrap();
+    let shared: Arc<str> = Arc::from(stated.as_str());
+    let played = play("stated.rn", &shared, &doc.games[0], PlayOptions::default()).unwrap();
+    assert!(played.errors.is_empty());
+    let json = railnote::convert::to_json(&played);
+    let buys: Vec<&serde_json::Value> = json["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["type"] == "buy_shares" && a.get("share_price").is_some())
+        .collect();
+    assert_eq!(buys.len(), 1);
+    assert_eq!(buys[0]["share_price"], 82);
+    let log = railnote::log::read("stated.json", &json.to_string()).unwrap();
+    let back = write(&railnote::convert::to_notation(&log).unwrap());
+    assert!(back.contains("buy Nord @82"), "{back}");
 }

@@ -14,7 +14,7 @@ use railnote::notation::{
 use railnote::output::{ScoreReport, Snapshot};
 use railnote::replay::notation::{play, GameRejected, Played};
 
-use crate::common::{files_in, render};
+use crate::common::{files_in, render, KEEP_GOING};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -38,7 +38,7 @@ fn replay(name: &str, src: &str) -> Result<Played, String> {
     let doc = parse(name, src).map_err(|e| render(&e))?;
     assert_eq!(doc.games.len(), 1, "{name}: one game per scenario");
     let shared: Arc<str> = Arc::from(src);
-    let played = play(name, &shared, &doc.games[0], true).map_err(|e| render(&e))?;
+    let played = play(name, &shared, &doc.games[0], KEEP_GOING).map_err(|e| render(&e))?;
     if played.errors.is_empty() {
         Ok(played)
     } else {
@@ -86,7 +86,7 @@ fn diagnostics(name: &str, src: &str) -> (String, BTreeSet<String>) {
         }
         Ok(doc) => {
             let shared: Arc<str> = Arc::from(src);
-            match play(name, &shared, &doc.games[0], true) {
+            match play(name, &shared, &doc.games[0], KEEP_GOING) {
                 Err(e) => {
                     codes.insert(e.code.to_string());
                     render(&e)

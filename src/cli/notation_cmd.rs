@@ -16,7 +16,7 @@ use crate::convert;
 use crate::log::shorten_quotes;
 use crate::notation;
 use crate::output::{FailureDetail, FailureReport};
-use crate::replay::notation::{play, GameRejected, Played};
+use crate::replay::notation::{play, GameRejected, PlayOptions, Played};
 use crate::replay::ReplayError;
 
 /// Whether the content is an 18xx.games JSON log (it starts with `{`).
@@ -51,10 +51,10 @@ fn failure(
 pub(super) fn play_all(
     name: &str,
     src: &Arc<str>,
-    keep_going: bool,
+    options: PlayOptions,
 ) -> Result<Vec<Played>, Failure> {
     let mut out = Vec::new();
-    play_each(name, src, keep_going, |played| out.push(played))?;
+    play_each(name, src, options, |played| out.push(played))?;
     Ok(out)
 }
 
@@ -68,7 +68,7 @@ pub(super) fn play_all(
 pub(super) fn play_each(
     name: &str,
     src: &Arc<str>,
-    keep_going: bool,
+    options: PlayOptions,
     mut visit: impl FnMut(Played),
 ) -> Result<usize, Failure> {
     let doc = notation::parse(name, src).map_err(|e| {
@@ -104,7 +104,7 @@ pub(super) fn play_each(
     let games = doc.games.len();
     // Each game's text is dropped once it is replayed.
     for g in doc.games {
-        let played = play(name, src, &g, keep_going).map_err(|e| {
+        let played = play(name, src, &g, options).map_err(|e| {
             (
                 failure(e.code, e.label.clone(), None, None, None),
                 Box::new(e) as Box<dyn Diagnostic + Send + Sync>,
@@ -166,7 +166,7 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
         (false, Target::Json) => {
             // Every game must be legal; the first is converted.
             let mut first = None;
-            let games = match play_each(&name, &src, false, |p| {
+            let games = match play_each(&name, &src, PlayOptions::default(), |p| {
                 first.get_or_insert(p);
             }) {
                 Ok(n) => n,
@@ -222,7 +222,7 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
                 }
             };
             let text: Arc<str> = Arc::from(notation::write(&doc));
-            let played = match play_all(&name, &text, false) {
+            let played = match play_all(&name, &text, PlayOptions::default()) {
                 Ok(p) => p,
                 Err((_, d)) => {
                     eprintln!("{:?}", miette::Report::new_boxed(d));
@@ -284,7 +284,7 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<Outcome> {
                 outcome = Outcome::Failed;
                 format!("{name}: error: {e}")
             }
-            Ok(src) => match check_one(&name, &src) {
+            Ok(src) => match check_one(&name, &src, args.strict_rules) {
                 Ok(summary) => format!("{name}: ok ({summary})"),
                 Err(msg) => {
                     if outcome == Outcome::Legal {
@@ -300,24 +300,39 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<Outcome> {
     Ok(outcome)
 }
 
-fn check_one(name: &str, src: &Arc<str>) -> Result<String, String> {
+fn check_one(name: &str, src: &Arc<str>, strict_rules: bool) -> Result<String, String> {
+    let warned = |n: usize| match n {
+        0 => String::new(),
+        1 => ", 1 deviation warning".to_string(),
+        n => format!(", {n} deviation warnings"),
+    };
     if is_json(src) {
         let log = import(name, src).map_err(|e| format!("error[{}]: {e}", e.first_code()))?;
         let n = log.actions.len();
-        crate::replay::replay(&log).map_err(|e| match &e {
-            ReplayError::Illegal(i) => {
-                shorten_quotes(format!("error[{}]: {e}: {}", i.rule(), i.violation))
-            }
-            ReplayError::Setup(_) => format!("error[replay::setup]: {e}"),
-        })?;
-        return Ok(format!("{n} actions"));
+        let replayed =
+            crate::replay::replay_with_warnings(&log, strict_rules).map_err(|e| match &e {
+                ReplayError::Illegal(i) => {
+                    shorten_quotes(format!("error[{}]: {e}: {}", i.rule(), i.violation))
+                }
+                ReplayError::Setup(_) => format!("error[replay::setup]: {e}"),
+            })?;
+        return Ok(format!("{n} actions{}", warned(replayed.warnings.len())));
     }
-    let (mut moves, mut last) = (0, String::new());
-    match play_each(name, src, false, |game| {
+    let options = PlayOptions {
+        strict_rules,
+        ..PlayOptions::default()
+    };
+    let (mut games, mut moves, mut warnings, mut last) = (0, 0, 0, String::new());
+    match play_each(name, src, options, |game| {
+        games += 1;
         moves += game.log.actions.len();
+        warnings += game.warnings.len();
         last = game.game.round_label();
     }) {
-        Ok(games) => Ok(format!("{games} game(s), {moves} actions, ends in {last}")),
+        Ok(_) => Ok(format!(
+            "{games} game(s), {moves} actions, ends in {last}{}",
+            warned(warnings)
+        )),
         Err((report, _)) => {
             let e = report.error;
             Err(format!("error[{}]: {}", e.rule, e.message))

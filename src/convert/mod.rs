@@ -311,12 +311,21 @@ fn action_json(log: &GameLog, game: &Game, type_name: &str, action: &Action) -> 
             );
         }
         Action::BuyShares {
-            shares: s, percent, ..
+            shares: s,
+            percent,
+            share_price,
+            ..
         }
         | Action::SellShares {
-            shares: s, percent, ..
+            shares: s,
+            percent,
+            share_price,
+            ..
         } => {
             o.insert("shares".into(), shares(s));
+            if let Some(price) = share_price {
+                o.insert("share_price".into(), json!(price.0));
+            }
             if let Some(p) = percent {
                 o.insert("percent".into(), json!(p.0));
             }

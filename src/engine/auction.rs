@@ -228,7 +228,8 @@ fn bid(
     if let Some(auctioning) = a.auctioning() {
         if company != auctioning {
             return Err(RuleViolation::Auction(format!(
-                "{} is being auctioned; bid on it or pass",
+                "{} is being auctioned: until it is sold the auction rules allow only a bid on \
+                 it or a pass",
                 game.title.company(auctioning).sym
             )));
         }

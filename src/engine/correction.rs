@@ -102,6 +102,7 @@ impl Game {
             }
             .into());
         }
+        self.forget_token_reach();
         Ok(self.board.lay(map, index, tile, rotation))
     }
 

@@ -1,5 +1,6 @@
 //! Rule violations: why the engine rejected an action. No spans, no text positions.
 
+use crate::engine::Deviation;
 use crate::ids::Money;
 
 /// An action the rules do not allow in the current state. The game state is unchanged.
@@ -85,6 +86,10 @@ pub enum RuleViolation {
     /// the title), or an amount beyond [`Money::LIMIT`].
     #[error("{0}")]
     OutOfRange(String),
+    /// A move 18xx.games accepts but the printed rules forbid, refused because the printed
+    /// rules were asked for (a strict replay).
+    #[error("{}: {}; {} (a strict replay follows the printed rules)", .0.detail, .0.kind.rule(), .0.kind.reference())]
+    PrintedRule(Deviation),
 }
 
 impl RuleViolation {
@@ -106,6 +111,7 @@ impl RuleViolation {
             RuleViolation::Auction(_) => "rules::auction",
             RuleViolation::Bankruptcy(_) => "rules::bankruptcy",
             RuleViolation::OutOfRange(_) => "rules::out_of_range",
+            RuleViolation::PrintedRule(d) => d.kind.code(),
         }
     }
 }

@@ -23,7 +23,7 @@ use crate::engine::operating::OrStep;
 use crate::engine::shares::Holder;
 use crate::engine::state::CompanyOwner;
 use crate::engine::title::Ability;
-use crate::engine::{Game, Round, RuleViolation};
+use crate::engine::{Deviation, DeviationKind, Game, Round, RuleViolation};
 use crate::ids::{
     CityRef, CompanyId, CorpId, HexId, Money, Percent, PlayerId, Rotation, ShareId, TileId,
 };
@@ -40,6 +40,9 @@ pub struct LegalAction {
     /// The step between legal prices of a range, when not every amount is legal (18Ireland
     /// bids: the lowest bid plus a multiple of 5).
     pub price_step: Option<Money>,
+    /// The printed rule the action breaks while 18xx.games accepts it, if it does (see
+    /// [`crate::engine::Deviation`]); self-play leaves such actions alone.
+    pub deviation: Option<DeviationKind>,
 }
 
 impl LegalAction {
@@ -48,6 +51,7 @@ impl LegalAction {
             action,
             max_price: None,
             price_step: None,
+            deviation: None,
         }
     }
 
@@ -198,6 +202,7 @@ fn key_of(game: &Game, a: &Action) -> (String, Option<Money>) {
             entity,
             shares,
             percent,
+            ..
         } => {
             let holder = shares.first().and_then(|s| game.holder_of(*s));
             let pct: u8 = shares.iter().map(|s| game.share_percent(*s)).sum();
@@ -217,6 +222,7 @@ fn key_of(game: &Game, a: &Action) -> (String, Option<Money>) {
             entity,
             shares,
             percent,
+            ..
         } => {
             let pct: u8 = shares.iter().map(|s| game.share_percent(*s)).sum();
             let pres = shares.iter().any(|s| s.index == 0);
@@ -251,15 +257,24 @@ impl Game {
     /// # Errors
     /// The rule the action breaks.
     pub fn check(&self, action: &Action) -> Result<(), RuleViolation> {
+        self.check_deviations(action).map(|_| ())
+    }
+
+    /// [`Game::check`], with the printed rules the action breaks while 18xx.games accepts it.
+    ///
+    /// # Errors
+    /// The rule the action breaks.
+    pub fn check_deviations(&self, action: &Action) -> Result<Vec<Deviation>, RuleViolation> {
         if self.finished {
             return Err(RuleViolation::GameOver);
         }
         self.check_ranges(action)?;
         if let Action::Program { .. } = action {
-            return Ok(());
+            return Ok(Vec::new());
         }
         let mut next = self.clone();
-        next.apply(action)
+        next.apply(action)?;
+        Ok(next.deviations)
     }
 
     /// Whether `check` accepts the action.
@@ -307,8 +322,11 @@ struct Gen<'g> {
 impl Gen<'_> {
     /// Keeps a candidate if `check` accepts it (duplicates by key are dropped).
     fn push_checked(&mut self, action: Action) {
-        if self.game.check(&action).is_ok() {
-            self.push_unique(LegalAction::exact(action));
+        if let Ok(deviations) = self.game.check_deviations(&action) {
+            self.push_unique(LegalAction {
+                deviation: deviations.first().map(|d| d.kind),
+                ..LegalAction::exact(action)
+            });
         }
     }
 
@@ -341,11 +359,19 @@ impl Gen<'_> {
             action,
             max_price: Some(hi),
             price_step: step,
+            deviation: None,
         };
         let low = legal.at_price(lo);
-        if self.game.check(&low).is_ok() && self.game.check(&legal.at_price(hi)).is_ok() {
+        // A range is listed whole only where both ends agree on deviating or not.
+        if let (Ok(at_low), Ok(at_high)) = (
+            self.game.check_deviations(&low),
+            self.game.check_deviations(&legal.at_price(hi)),
+        ) {
+            let deviation = at_low.first().map(|d| d.kind);
+            debug_assert_eq!(deviation, at_high.first().map(|d| d.kind));
             self.out.actions.push(LegalAction {
                 action: low,
+                deviation,
                 ..legal
             });
         }
@@ -455,6 +481,7 @@ impl Gen<'_> {
                 entity: Entity::Player(player),
                 shares,
                 percent: Some(Percent(pct)),
+                share_price: None,
             });
         }
     }
@@ -481,6 +508,7 @@ impl Gen<'_> {
                     entity,
                     shares,
                     percent: Some(Percent(pct)),
+                    share_price: None,
                 });
             }
         }
@@ -513,6 +541,7 @@ impl Gen<'_> {
                             entity: Entity::Company(company),
                             shares: vec![share],
                             percent: Some(Percent(game.share_percent(share))),
+                            share_price: None,
                         });
                     }
                 }
@@ -565,6 +594,7 @@ impl Gen<'_> {
                         entity,
                         shares: vec![share],
                         percent: None,
+                        share_price: None,
                     });
                 }
                 if let Some(share) = game.redeemable_share(corp) {
@@ -572,6 +602,7 @@ impl Gen<'_> {
                         entity,
                         shares: vec![share],
                         percent: None,
+                        share_price: None,
                     });
                 }
                 self.push_checked(Action::Pass { entity });
@@ -791,12 +822,22 @@ impl Gen<'_> {
                 price,
                 exchange: None,
             };
-            // Above the corporation's cash only when it must buy (the president tops up).
+            // Above the corporation's cash only when it must buy (the president tops up); that
+            // part may break a printed rule (18Ireland), so it is listed apart.
             let (lo, hi) = game.price_range_from_others(corp, train);
-            let before = self.out.actions.len();
-            self.push_range(buy(lo), lo, hi);
-            if self.out.actions.len() == before && hi > cash {
+            let deviates = |price| {
+                game.check_deviations(&buy(price))
+                    .is_ok_and(|d| !d.is_empty())
+            };
+            if lo <= cash && cash < hi && deviates(hi) && !deviates(lo) {
                 self.push_range(buy(lo), lo, cash);
+                self.push_range(buy(cash + Money(1)), cash + Money(1), hi);
+            } else {
+                let before = self.out.actions.len();
+                self.push_range(buy(lo), lo, hi);
+                if self.out.actions.len() == before && hi > cash {
+                    self.push_range(buy(lo), lo, cash);
+                }
             }
         }
         // Emergency sales: only a corporation without trains can have to buy one.

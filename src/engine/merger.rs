@@ -488,7 +488,7 @@ fn merge_into_major(
         .map(|c| game.shares_held(Holder::Pool, *c))
         .sum();
     for minor in &merging {
-        game.board.transfer_tokens(*minor, target);
+        game.board.transfer_tokens(game.title.map, *minor, target);
         let cash = game.corp(*minor).cash;
         game.corp_mut(*minor).cash = Money::ZERO;
         game.corp_mut(target).cash += cash;

@@ -4,6 +4,7 @@
 //! left exactly as it was.
 
 pub mod correction;
+pub mod deviation;
 pub mod error;
 pub mod map;
 pub mod setup;
@@ -20,6 +21,7 @@ mod stock;
 
 use std::collections::BTreeMap;
 
+pub use deviation::{Deviation, DeviationKind};
 pub use error::RuleViolation;
 pub use legal::{LegalAction, LegalActions};
 pub use operating::RunSetup;
@@ -188,6 +190,15 @@ pub struct Game {
     pub resolved_setup: Option<setup::ResolvedSetup>,
     /// Bonus markers placed by privates: (private, corporation it serves, hex).
     pub assignments: Vec<(CompanyId, CorpId, crate::ids::HexId)>,
+    /// Deviations found while processing the current action; empty between actions.
+    pub(crate) deviations: Vec<Deviation>,
+    /// The reference engine's cached answer, per corporation, to "can it place a token in a
+    /// city it reaches" (`Graph#can_token?`): computed when its token step is first considered
+    /// and kept until a tile is laid or a token is placed by a step (`Tracker#lay_tile`,
+    /// `Tokener#place_token` clear the graph). Nothing else clears it — not a corporation's
+    /// closing, which removes tokens — so a stale answer can skip a token step in 18xx.games
+    /// after a closing; railnote follows it, since the games 18xx.games produced did.
+    pub(crate) token_reach: Vec<Option<bool>>,
 }
 
 impl Game {
@@ -376,6 +387,8 @@ impl Game {
             priority_deal: None,
             resolved_setup: None,
             assignments: Vec::new(),
+            deviations: Vec::new(),
+            token_reach: Vec::new(),
         };
         if let Some(resolved) = &resolved {
             for c in &resolved.removed_companies {
@@ -390,22 +403,47 @@ impl Game {
         Ok(game)
     }
 
-    /// Checks and applies one action. On error the game is unchanged.
+    /// Checks and applies one action. On error the game is unchanged. Returns the deviations
+    /// of the action: printed rules it breaks while 18xx.games accepts it (railnote follows
+    /// 18xx.games; see [`Deviation`]).
     ///
     /// # Errors
     /// The rule the action breaks.
-    pub fn process(&mut self, action: &Action) -> Result<(), RuleViolation> {
+    pub fn process(&mut self, action: &Action) -> Result<Vec<Deviation>, RuleViolation> {
         if self.finished {
             return Err(RuleViolation::GameOver);
         }
         self.check_ranges(action)?;
         if let Action::Program { .. } = action {
-            return Ok(());
+            return Ok(Vec::new());
         }
         let mut next = self.clone();
         next.apply(action)?;
         *self = next;
-        Ok(())
+        Ok(std::mem::take(&mut self.deviations))
+    }
+
+    /// [`Game::process`], following the printed rules where `strict_rules` is set: a move
+    /// that breaks one while 18xx.games accepts it is refused
+    /// ([`RuleViolation::PrintedRule`]) and leaves the game unchanged.
+    ///
+    /// # Errors
+    /// The rule the action breaks.
+    pub fn process_with(
+        &mut self,
+        action: &Action,
+        strict_rules: bool,
+    ) -> Result<Vec<Deviation>, RuleViolation> {
+        if !strict_rules {
+            return self.process(action);
+        }
+        let mut next = self.clone();
+        let deviations = next.process(action)?;
+        if let Some(first) = deviations.into_iter().next() {
+            return Err(RuleViolation::PrintedRule(first));
+        }
+        *self = next;
+        Ok(Vec::new())
     }
 
     /// Checks and applies one action without the copy [`Game::process`] makes to keep a
@@ -417,15 +455,51 @@ impl Game {
     ///
     /// # Errors
     /// The rule the action breaks.
-    pub(crate) fn process_in_place(&mut self, action: &Action) -> Result<(), RuleViolation> {
+    pub(crate) fn process_in_place(
+        &mut self,
+        action: &Action,
+    ) -> Result<Vec<Deviation>, RuleViolation> {
         if self.finished {
             return Err(RuleViolation::GameOver);
         }
         self.check_ranges(action)?;
         if let Action::Program { .. } = action {
-            return Ok(());
+            return Ok(Vec::new());
         }
-        self.apply(action)
+        self.apply(action)?;
+        Ok(std::mem::take(&mut self.deviations))
+    }
+
+    /// A tile was laid or a token placed by a step: the reference clears its graph, so every
+    /// corporation's token reach is asked afresh.
+    pub(crate) fn forget_token_reach(&mut self) {
+        self.token_reach.clear();
+    }
+
+    /// Whether the corporation reaches a city it can place a token in, as the reference's
+    /// cached graph answers (see [`Game::token_reach`]).
+    pub(crate) fn reaches_token_city(&mut self, corp: CorpId) -> bool {
+        let i = usize::from(corp.0);
+        if let Some(Some(known)) = self.token_reach.get(i) {
+            return *known;
+        }
+        let reach = self.board.has_reachable_token_city(self.title.map, corp);
+        if self.token_reach.len() <= i {
+            self.token_reach.resize(i + 1, None);
+        }
+        self.token_reach[i] = Some(reach);
+        reach
+    }
+
+    /// Notes that the action being processed breaks a printed rule that 18xx.games does not
+    /// enforce.
+    pub(crate) fn deviate(&mut self, kind: DeviationKind, detail: String) {
+        let round = self.round_label();
+        self.deviations.push(Deviation {
+            kind,
+            detail,
+            round,
+        });
     }
 
     /// Whether every id of an action is one of the game's and every amount is within
@@ -508,8 +582,18 @@ impl Game {
                 corp(*c)?;
                 amount(cell.price)
             }
-            Action::BuyShares { shares, .. } | Action::SellShares { shares, .. } => {
-                shares.iter().try_for_each(|s| share(*s))
+            Action::BuyShares {
+                shares,
+                share_price,
+                ..
+            }
+            | Action::SellShares {
+                shares,
+                share_price,
+                ..
+            } => {
+                shares.iter().try_for_each(|s| share(*s))?;
+                share_price.map_or(Ok(()), amount)
             }
             Action::BuyCompany {
                 company: c, price, ..
@@ -549,11 +633,22 @@ impl Game {
 
     fn apply(&mut self, action: &Action) -> Result<(), RuleViolation> {
         self.round_ended_in_action = false;
+        self.deviations.clear();
+        let share_price = self.stated_share_price(action);
         match self.round {
             Round::Auction(_) => auction::process(self, action)?,
             Round::Stock(_) => stock::process(self, action)?,
             Round::Operating(_) => operating::process(self, action)?,
             Round::Merger(_) => merger::process(self, action)?,
+        }
+        // Checked once the action is known to be legal otherwise, so that a wrong actor or
+        // step is reported first; the rules' price is the one before the action.
+        if let Some((stated, expected)) = share_price.filter(|(s, e)| s != e) {
+            return Err(RuleViolation::ValueMismatch {
+                what: "share price",
+                recorded: stated.to_string(),
+                expected: expected.to_string(),
+            });
         }
         self.after_action();
         Ok(())
@@ -589,6 +684,8 @@ impl Game {
             priority_deal,
             resolved_setup,
             assignments,
+            deviations,
+            token_reach,
         } = self;
         format!(
             "{:?}",
@@ -610,7 +707,9 @@ impl Game {
                     round_ended_in_action,
                     priority_deal,
                     resolved_setup,
-                    assignments
+                    assignments,
+                    deviations,
+                    token_reach
                 ),
             )
         )

@@ -14,10 +14,10 @@ use crate::engine::market::MarketMove;
 use crate::engine::shares::Holder;
 use crate::engine::state::{CompanyOwner, GameEndReason, Train, TrainOwner};
 use crate::engine::title::{
-    Ability, Bankruptcy, Capitalization, CorpKind, DividendMoves, EmergencySales, HomeTokenTiming,
-    MustBuyTrain, RouteRule, TrainEvent,
+    Ability, Bankruptcy, Capitalization, CorpKind, DividendMoves, EmergencyFromOthers,
+    EmergencySales, HomeTokenTiming, MustBuyTrain, RouteRule, TrainEvent,
 };
-use crate::engine::{Game, Round, RuleViolation};
+use crate::engine::{DeviationKind, Game, Round, RuleViolation};
 use crate::ids::{
     CityRef, CompanyId, CorpId, HexId, Money, PlayerId, Rotation, ShareId, TileId, TrainId,
     TrainKind,
@@ -321,14 +321,16 @@ impl Game {
         self.title.corp(corp).tokens.get(used).copied()
     }
 
-    fn token_step_waits(&self, corp: CorpId) -> bool {
+    /// Reference `Tokener#can_place_token?`: a token left, affordable, and (asked last, as the
+    /// reference asks its cached graph last) a city the corporation reaches.
+    fn token_step_waits(&mut self, corp: CorpId) -> bool {
         if or(self).teleport.is_some() {
             return true;
         }
         let Some(price) = self.next_token_price(corp) else {
             return false;
         };
-        self.corp(corp).cash >= price && self.board.has_reachable_token_city(self.title.map, corp)
+        self.corp(corp).cash >= price && self.reaches_token_city(corp)
     }
 
     fn route_step_waits(&mut self, corp: CorpId) -> bool {
@@ -520,15 +522,14 @@ impl Game {
             .collect()
     }
 
-    /// The inclusive price range for buying `train` from another corporation. Short of its
-    /// face value, the reference (1836Jr30) lets the president top up to the face value; after
-    /// he has sold shares in an emergency the price must need that last sale (reference
-    /// `spend_minmax`; 18Ireland too, within the treasury, for a train whose face value the
-    /// treasury cannot pay). With a minimum above the maximum nothing can be paid.
+    /// The inclusive price range for buying `train` from another corporation: up to the
+    /// treasury, and short of the face value up to it with the president's money (reference
+    /// `spend_minmax`; the president pays only in an emergency, see `buy_train`). After he has
+    /// sold shares in an emergency the price must need that last sale. With a minimum above
+    /// the maximum nothing can be paid.
     pub(crate) fn price_range_from_others(&self, corp: CorpId, train: TrainId) -> (Money, Money) {
         let cash = self.corp(corp).cash;
         let face = self.title.train(train.kind).price;
-        let tops_up = self.title.operating.emergency_sales != EmergencySales::WhileCorporationShort;
         let president_cash = self
             .corp(corp)
             .president
@@ -539,16 +540,16 @@ impl Game {
             _ => None,
         };
         let cheapest_depot = self.cheapest_depot_price().unwrap_or(Money::ZERO);
-        if !tops_up && sold.is_some() && cash < cheapest_depot {
-            // 18Ireland (reference: no emergency buys from others): once the president has
-            // sold shares for a treasury short of every depot train, only depot and market
-            // trains remain.
+        if self.title.operating.emergency_from_others == EmergencyFromOthers::Never
+            && (cash == Money::ZERO || sold.is_some() && cash < cheapest_depot)
+        {
+            // Reference `buyable_trains` with `EBUY_FROM_OTHERS == :never`.
             return (Money(1), Money::ZERO);
         }
         let min = sold.filter(|_| face > cash).map_or(Money(1), |sold| {
             (max_possible - sold + Money(1)).max(Money(1))
         });
-        if !tops_up || cash >= face {
+        if cash >= face {
             return (min, cash);
         }
         (min, face.min(max_possible))
@@ -741,6 +742,29 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
             });
         }
     }
+    // Corporations may buy privates at any point of their turn when the phase allows it
+    // (reference: a non-blocking private step ahead of the turn's steps), also while they
+    // discard a train and, where that step comes after the home token's (1836Jr30), while a
+    // home token waits to be placed.
+    if let Action::BuyCompany {
+        entity: Entity::Corporation(buyer),
+        company,
+        price,
+    } = action
+    {
+        let home_token_waits =
+            !or(game).pending_tokens.is_empty() || or(game).step == OrStep::HomeToken;
+        let blocked = or(game).discarding.is_some_and(|c| c != corp)
+            || (home_token_waits && game.title.operating.home_token_first);
+        if *buyer == corp && !blocked {
+            buy_company(game, corp, *company, *price)?;
+            if or(game).step == OrStep::BuyCompany && !game.company_step_waits(corp) {
+                game.next_or_step();
+            }
+            game.skip_steps();
+            return Ok(());
+        }
+    }
     if let Some(discarding) = or(game).discarding {
         return match action {
             Action::DiscardTrain {
@@ -783,12 +807,17 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
         entity: Entity::Player(p),
         shares,
         percent,
+        ..
     } = action
     {
-        if step == OrStep::BuyTrain
-            && game.corp(corp).president == Some(*p)
-            && game.must_buy_train(corp)
-        {
+        if step == OrStep::BuyTrain && game.corp(corp).president == Some(*p) {
+            if !game.must_buy_train(corp) {
+                return Err(RuleViolation::Shares(format!(
+                    "{} need not buy a train: in an operating round a president sells shares \
+                     only to raise money for a train his corporation must buy",
+                    game.title.corp(corp).sym
+                )));
+            }
             emergency_sell(game, corp, *p, shares, *percent)?;
             return Ok(());
         }
@@ -822,15 +851,6 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
                 action.type_name()
             ))),
         };
-    }
-    // Corporations may buy privates at any point of their turn when the phase allows it.
-    if let Action::BuyCompany { company, price, .. } = action {
-        buy_company(game, corp, *company, *price)?;
-        if or(game).step == OrStep::BuyCompany && !game.company_step_waits(corp) {
-            game.next_or_step();
-        }
-        game.skip_steps();
-        return Ok(());
     }
     match (step, action) {
         (
@@ -1027,7 +1047,9 @@ fn place_free_token_on(
     check_token_values(game, corp, station, stated, Money::ZERO)?;
     game.board
         .place_token(map, corp, station)
-        .map_err(|e| RuleViolation::Token(e.to_string()))
+        .map_err(|e| RuleViolation::Token(e.to_string()))?;
+    game.forget_token_reach();
+    Ok(())
 }
 
 fn replace_lifted_token(
@@ -1541,6 +1563,7 @@ fn place_token(
     game.board
         .place_token(map, corp, station)
         .map_err(|e| RuleViolation::Token(e.to_string()))?;
+    game.forget_token_reach();
     let _ = hex;
     game.corp_mut(corp).tokens_unused -= 1;
     Ok(())
@@ -1618,6 +1641,7 @@ impl Game {
         let map = self.title.map;
         if let Some(index) = map.hex_index(hex) {
             let lifted = self.board.lay(map, index, tile, rotation);
+            self.forget_token_reach();
             if let Round::Operating(o) = &mut self.round {
                 o.pending_tokens
                     .extend(lifted.into_iter().map(|owner| LiftedToken {
@@ -1902,10 +1926,17 @@ fn buy_train(
                 && game.title.operating.one_train_per_type_from_depot
                 && or(game).depot_kinds_bought.contains(&train.kind)
             {
-                return Err(RuleViolation::Train(format!(
-                    "only one {} train may be bought from the depot per turn",
-                    game.title.train(train.kind).name
-                )));
+                let kind_name = &game.title.train(train.kind).name;
+                if exchange.is_none() {
+                    return Err(RuleViolation::Train(format!(
+                        "only one {kind_name} train may be bought from the depot per turn"
+                    )));
+                }
+                let detail = format!(
+                    "{} trades a train in for a second {kind_name} in its turn",
+                    game.title.corp(corp).sym
+                );
+                game.deviate(DeviationKind::SecondTrainOfATypeByTradeIn, detail);
             }
             expected_price = Some(face);
         }
@@ -1956,7 +1987,8 @@ fn buy_train(
         expected_price = Some(discounted);
     } else if game.corp(corp).trains.len() >= game.train_limit(corp) {
         return Err(RuleViolation::Train(format!(
-            "{} is at its train limit of {}",
+            "{} is at its train limit of {}: a corporation may not own more trains than the \
+             limit, so at the limit a train may only be traded in",
             game.title.corp(corp).sym,
             game.train_limit(corp)
         )));
@@ -1981,13 +2013,23 @@ fn buy_train(
             });
         }
         // Emergency purchase: the cheapest depot train (1836Jr30) or any depot or pool train
-        // but none from another corporation (18Ireland); the president pays the rest.
+        // (18Ireland); the president pays the rest.
         let any_depot_train =
             game.title.operating.emergency_sales == EmergencySales::WhileCorporationShort;
-        if any_depot_train && !matches!(t.owner, TrainOwner::Depot | TrainOwner::Pool) {
-            return Err(RuleViolation::Train(
-                "in an emergency a train is bought from the depot or the open market, not from another corporation".into(),
-            ));
+        if let TrainOwner::Corporation(seller) = t.owner {
+            if game.title.operating.emergency_from_others == EmergencyFromOthers::Never {
+                let president = game.corp(corp).president.map_or_else(String::new, |p| {
+                    format!(", {} paying {shortfall}", game.player(p).name)
+                });
+                game.deviate(
+                    DeviationKind::EmergencyTrainFromCorporation,
+                    format!(
+                        "{} buys {}'s {name} for {price}{president}",
+                        game.title.corp(corp).sym,
+                        game.title.corp(seller).sym
+                    ),
+                );
+            }
         }
         if matches!(t.owner, TrainOwner::Depot | TrainOwner::Pool) && !any_depot_train {
             let cheapest = offer
@@ -2400,7 +2442,8 @@ fn bankrupt(game: &mut Game, corp: CorpId) -> Result<(), RuleViolation> {
     let cheapest = game.cheapest_depot_price().unwrap_or(Money::ZERO);
     if !game.must_buy_train(corp) {
         return Err(RuleViolation::Bankruptcy(format!(
-            "{} does not have to buy a train",
+            "{} does not have to buy a train: bankruptcy comes only when a corporation must \
+             buy a train and cannot raise the money",
             game.title.corp(corp).sym
         )));
     }

@@ -527,12 +527,26 @@ fn check_log(log: &GameLog, every: usize, found: &mut Found) {
                 let verdict = game.check(&a);
                 let mut trial = game.clone();
                 match trial.process(&a) {
-                    Ok(()) => {
+                    Ok(deviations) => {
                         if let Err(e) = verdict {
                             found.problems.push(format!(
                                 "{} #{k}: process accepts what check rejects ({e}): {a:?}",
                                 log.name
                             ));
+                        }
+                        // A strict replay refuses a deviation, and the refusal changes nothing
+                        // either.
+                        if !deviations.is_empty() {
+                            let mut strict = game.clone();
+                            let refused = strict.process_with(&a, true);
+                            if !matches!(refused, Err(RuleViolation::PrintedRule(_)))
+                                || strict.state_debug() != before
+                            {
+                                found.problems.push(format!(
+                                    "{} #{k}: the strict refusal ({refused:?}) changed the state or did not happen: {a:?}",
+                                    log.name
+                                ));
+                            }
                         }
                     }
                     Err(v) => {

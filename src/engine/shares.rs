@@ -3,6 +3,7 @@
 //! Holders keep certificates in arrival order; presidency swaps hand over the new president's
 //! *first* certificates, as the reference engine does (rules-and-format D.9).
 
+use crate::action::Action;
 use crate::engine::state::{percent_of, CompanyOwner};
 use crate::engine::title::Capitalization;
 use crate::engine::Game;
@@ -298,6 +299,40 @@ impl Game {
     }
 
     /// Value of a bundle of `percent` at the corporation's current price.
+    /// The price per share of a certificate bought or sold from `from`: the par price for a
+    /// share from the IPO of a fully capitalised corporation, the market price otherwise
+    /// (reference `Share#price_per_share`).
+    pub(crate) fn price_per_share(&self, corp: CorpId, from: Holder) -> Money {
+        let par_from_ipo =
+            matches!(from, Holder::Ipo(_)) && self.title.capitalization == Capitalization::Full;
+        match par_from_ipo {
+            true => self.corp(corp).par_price.unwrap_or(Money::ZERO),
+            false => self.share_price(corp).unwrap_or(Money::ZERO),
+        }
+    }
+
+    /// The `share_price` a buy or sale states with the price per share the rules give, before
+    /// the action. 18xx.games charges a stated price instead of the market's, so a wrong one
+    /// would move the wrong money: railnote checks it like every recorded value.
+    pub(crate) fn stated_share_price(&self, action: &Action) -> Option<(Money, Money)> {
+        let (Action::BuyShares {
+            shares,
+            share_price: Some(stated),
+            ..
+        }
+        | Action::SellShares {
+            shares,
+            share_price: Some(stated),
+            ..
+        }) = action
+        else {
+            return None;
+        };
+        let first = shares.first()?;
+        let from = self.holder_of(*first)?;
+        Some((*stated, self.price_per_share(first.corp, from)))
+    }
+
     pub(crate) fn bundle_price(&self, corp: CorpId, percent: u8) -> Money {
         let price = self.share_price(corp).unwrap_or(Money::ZERO);
         Money(price.0 * percent as i64 / self.normal_share_percent(corp) as i64)

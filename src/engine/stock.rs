@@ -639,7 +639,9 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
             })
         }
     }
-    if !game.has_stock_action(player) {
+    // A home city still to be chosen comes first (reference: the home-token step blocks); the
+    // turn ends, if nothing else is left, once it is placed.
+    if sr(game).pending_home.is_none() && !game.has_stock_action(player) {
         game.end_stock_turn();
     }
     Ok(())
@@ -942,7 +944,8 @@ fn raise_minor_bid(
         .expect("an auction is running");
     if corp != auction.corp {
         return Err(RuleViolation::Auction(format!(
-            "{} is being auctioned; bid on it or pass",
+            "{} is being auctioned: until it is sold the auction rules allow only a bid on it \
+             or a pass",
             game.title.corp(auction.corp).sym
         )));
     }
@@ -1045,6 +1048,8 @@ fn choose_home(
     game.board
         .place_token(map, corp, station)
         .map_err(|e| RuleViolation::Token(e.to_string()))?;
+    // The reference's home-token step places it (`Tokener#place_token`: the graph is cleared).
+    game.forget_token_reach();
     game.corp_mut(corp).tokens_unused -= 1;
     Ok(())
 }

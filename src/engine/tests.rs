@@ -61,6 +61,7 @@ fn buy(who: u8, sym: &str, index: u8) -> Action {
             index,
         }],
         percent: None,
+        share_price: None,
     }
 }
 
@@ -230,6 +231,7 @@ fn stock_round_limits() {
             index: 1,
         }],
         percent: None,
+        share_price: None,
     };
     assert_rejected(&mut g, &sell, "rules::shares");
     // Nord_0 cannot be bought; the president's certificate comes with the par.
@@ -248,6 +250,7 @@ fn stock_round_limits() {
             },
         ],
         percent: Some(Percent(20)),
+        share_price: None,
     };
     assert_rejected(&mut g, &two, "rules::shares");
     play(&mut g, &[buy(1, "B", 1)]);
@@ -352,6 +355,7 @@ fn sell(who: u8, sym: &str, indices: &[u8], percent: u8) -> Action {
             })
             .collect(),
         percent: Some(Percent(percent)),
+        share_price: None,
     }
 }
 

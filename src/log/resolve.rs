@@ -257,18 +257,23 @@ impl Resolver<'_> {
                 let shares = self.shares(&obj);
                 let percent = keep!(self, obj.opt_int("percent"))
                     .and_then(|p| lift(p.map(|p| self.percent(p))));
-                let (entity, shares, percent) = (entity?, shares?, percent?);
+                let share_price =
+                    keep!(self, obj.opt_int("share_price")).map(|p| p.map(|p| Money(p.value)));
+                let (entity, shares, percent, share_price) =
+                    (entity?, shares?, percent?, share_price?);
                 Some(if kind == "buy_shares" {
                     Action::BuyShares {
                         entity,
                         shares,
                         percent,
+                        share_price,
                     }
                 } else {
                     Action::SellShares {
                         entity,
                         shares,
                         percent,
+                        share_price,
                     }
                 })
             }

@@ -446,6 +446,8 @@ pub enum RawAction {
         percent: Option<u8>,
         /// A price (private purchase).
         price: Option<i64>,
+        /// The price per share, `@90` (checked).
+        share_price: Option<i64>,
     },
     /// `sell Nord`, `sell 3 Nord`, `sell NBDS_2 NBDS_0 50%`.
     Sell {
@@ -455,6 +457,8 @@ pub enum RawAction {
         what: Vec<String>,
         /// The bundle size, `30%`.
         percent: Option<u8>,
+        /// The price per share, `@90` (checked).
+        share_price: Option<i64>,
     },
     /// `57 E7 r2`, `lay 57-1 E7 W-E`.
     Lay {

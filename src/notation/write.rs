@@ -261,6 +261,7 @@ impl fmt::Display for RawAction {
                 pool,
                 percent,
                 price,
+                share_price,
             } => {
                 f.write_str("buy")?;
                 if let Some(n) = count {
@@ -278,12 +279,16 @@ impl fmt::Display for RawAction {
                 if let Some(p) = price {
                     write!(f, " {p}")?;
                 }
+                if let Some(p) = share_price {
+                    write!(f, " @{p}")?;
+                }
                 Ok(())
             }
             RawAction::Sell {
                 count,
                 what,
                 percent,
+                share_price,
             } => {
                 f.write_str("sell")?;
                 if let Some(n) = count {
@@ -294,6 +299,9 @@ impl fmt::Display for RawAction {
                 }
                 if let Some(p) = percent {
                     write!(f, " {p}%")?;
+                }
+                if let Some(p) = share_price {
+                    write!(f, " @{p}")?;
                 }
                 Ok(())
             }

@@ -104,11 +104,20 @@ pub fn action_json(game: &Game, a: &Action, id: i64) -> Value {
             );
         }
         Action::BuyShares {
-            shares, percent, ..
+            shares,
+            percent,
+            share_price,
+            ..
         }
         | Action::SellShares {
-            shares, percent, ..
+            shares,
+            percent,
+            share_price,
+            ..
         } => {
+            if let Some(price) = share_price {
+                o.insert("share_price".into(), json!(price.0));
+            }
             let list: Vec<String> = shares.iter().map(|s| share(game, *s)).collect();
             o.insert("shares".into(), json!(list));
             let sum: u8 = shares

@@ -19,7 +19,7 @@ pub use moves::{describe, MoveGroup, MovesReport};
 pub use routes::{
     best_run, corp_trains, run_revenues, RouteReport, RoutesReport, RunAudit, RunCheck,
 };
-pub use score::{ScoreReport, Standing};
+pub use score::{ScoreReport, Standing, WarningReport};
 pub use snapshot::{
     CompanySnapshot, CorporationSnapshot, PlayerSnapshot, PriceSnapshot, Snapshot, TileSnapshot,
 };

@@ -10,6 +10,7 @@ use serde::Serialize;
 use crate::engine::Game;
 use crate::ids::Money;
 use crate::log::GameLog;
+use crate::replay::DeviationWarning;
 
 /// The standings of a game (final, or at the end of an unfinished log).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -24,6 +25,39 @@ pub struct ScoreReport {
     pub result: BTreeMap<String, Money>,
     /// Players by rank, then seat order.
     pub players: Vec<Standing>,
+    /// Moves that break a printed rule while 18xx.games accepts them (railnote follows
+    /// 18xx.games), in game order.
+    pub warnings: Vec<WarningReport>,
+}
+
+/// A deviation from the printed rules: `{index, action_id, round, actor, rule, message}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WarningReport {
+    /// 1-based count of the top-level action (notation: the move of the main line).
+    pub index: usize,
+    /// The action's source id.
+    pub action_id: i64,
+    /// The round before the action.
+    pub round: String,
+    /// Who acted.
+    pub actor: String,
+    /// The deviation's code (`deviation::emergency_train_from_corporation`).
+    pub rule: String,
+    /// What happened, the printed rule and what 18xx.games does.
+    pub message: String,
+}
+
+impl From<&DeviationWarning> for WarningReport {
+    fn from(w: &DeviationWarning) -> WarningReport {
+        WarningReport {
+            index: w.index,
+            action_id: w.action_id,
+            round: w.round.clone(),
+            actor: w.actor.clone(),
+            rule: w.rule().to_string(),
+            message: w.message(),
+        }
+    }
 }
 
 /// One player's standing.
@@ -87,7 +121,15 @@ impl ScoreReport {
             game_end_reason: game.end_reason.map(|r| r.as_str().to_string()),
             result: players.iter().map(|p| (p.id.clone(), p.total)).collect(),
             players,
+            warnings: Vec::new(),
         }
+    }
+
+    /// The same standings with the deviations found on the way.
+    #[must_use]
+    pub fn with_warnings(mut self, warnings: &[DeviationWarning]) -> ScoreReport {
+        self.warnings = warnings.iter().map(WarningReport::from).collect();
+        self
     }
 }
 
@@ -115,6 +157,14 @@ impl fmt::Display for ScoreReport {
                 p.total.to_string(),
             ]);
         }
-        crate::output::snapshot::table(f, &rows)
+        crate::output::snapshot::table(f, &rows)?;
+        match self.warnings.len() {
+            0 => Ok(()),
+            n => writeln!(
+                f,
+                "\n{n} move(s) break a printed rule that 18xx.games does not enforce; \
+                 railnote followed 18xx.games (see the warnings)"
+            ),
+        }
     }
 }

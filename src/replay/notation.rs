@@ -29,6 +29,7 @@ use crate::notation::{
     self, Check, CheckValue, Correction, CorrectionKind, Element, GameText, Move, Name,
     Orientation, RawAction, RouteText, Side, Source, TokenAt,
 };
+use crate::replay::DeviationWarning;
 
 /// Why a written move could not become an engine action.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -398,6 +399,7 @@ pub fn resolve(game: &Game, entity: Entity, raw: &RawAction) -> Result<Action, U
             pool,
             percent,
             price,
+            share_price,
         } => {
             if let [sym] = what.as_slice() {
                 if let Some(company) = title.company_by_sym(sym) {
@@ -432,12 +434,14 @@ pub fn resolve(game: &Game, entity: Entity, raw: &RawAction) -> Result<Action, U
                 entity,
                 shares,
                 percent: percent.map(Percent),
+                share_price: share_price.map(Money),
             }
         }
         RawAction::Sell {
             count,
             what,
             percent,
+            share_price,
         } => {
             let held: Vec<ShareId> = match entity {
                 Entity::Player(p) => game.player(p).shares.clone(),
@@ -460,6 +464,7 @@ pub fn resolve(game: &Game, entity: Entity, raw: &RawAction) -> Result<Action, U
                 entity,
                 shares,
                 percent: percent.map(Percent),
+                share_price: share_price.map(Money),
             }
         }
         RawAction::Lay {
@@ -712,12 +717,19 @@ fn candidates(game: &Game, action: &Action) -> Vec<RawAction> {
             ]
         }
         Action::BuyShares {
-            shares, percent, ..
+            shares,
+            percent,
+            share_price,
+            ..
         }
         | Action::SellShares {
-            shares, percent, ..
+            shares,
+            percent,
+            share_price,
+            ..
         } => {
             let buy = matches!(action, Action::BuyShares { .. });
+            let share_price = share_price.map(|p| p.0);
             let percent = percent.map(|p| p.0);
             let explicit: Vec<String> = shares.iter().map(|s| share_text(game, *s)).collect();
             let mut out = Vec::new();
@@ -736,12 +748,14 @@ fn candidates(game: &Game, action: &Action) -> Vec<RawAction> {
                                 pool,
                                 percent,
                                 price: None,
+                                share_price,
                             }
                         } else {
                             RawAction::Sell {
                                 count,
                                 what: vec![sym.clone()],
                                 percent,
+                                share_price,
                             }
                         });
                     }
@@ -754,12 +768,14 @@ fn candidates(game: &Game, action: &Action) -> Vec<RawAction> {
                     pool: false,
                     percent,
                     price: None,
+                    share_price,
                 }
             } else {
                 RawAction::Sell {
                     count: None,
                     what: explicit,
                     percent,
+                    share_price,
                 }
             });
             out
@@ -770,6 +786,7 @@ fn candidates(game: &Game, action: &Action) -> Vec<RawAction> {
             pool: false,
             percent: None,
             price: Some(price.0),
+            share_price: None,
         }],
         Action::LayTile {
             hex,
@@ -1023,6 +1040,18 @@ pub struct Played {
     pub corrections: Vec<AppliedCorrection>,
     /// Settings of programmed actions by 0-based action index (for conversion to JSON).
     pub programs: BTreeMap<(usize, usize), Vec<(String, String)>>,
+    /// Moves of the main line that break a printed rule while 18xx.games accepts them.
+    pub warnings: Vec<DeviationWarning>,
+}
+
+/// How a document is replayed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PlayOptions {
+    /// Report every illegal move, not just the first.
+    pub keep_going: bool,
+    /// Refuse moves that break a printed rule 18xx.games does not enforce, instead of
+    /// warning.
+    pub strict_rules: bool,
 }
 
 /// Sets a game up from its tags.
@@ -1215,8 +1244,10 @@ fn split_list(s: &str) -> Vec<String> {
 struct Player<'a> {
     src: LogSource,
     keep_going: bool,
+    strict_rules: bool,
     errors: Vec<MoveError>,
     omitted: usize,
+    warnings: Vec<DeviationWarning>,
     corrections: Vec<AppliedCorrection>,
     actions: Vec<LoggedAction>,
     programs: BTreeMap<(usize, usize), Vec<(String, String)>>,
@@ -1234,16 +1265,18 @@ pub fn play(
     name: &str,
     src: &Arc<str>,
     text: &GameText,
-    keep_going: bool,
+    options: PlayOptions,
 ) -> Result<Played, MoveError> {
     let source = LogSource::new(name, Arc::clone(src));
     let (mut game, header) = setup(&source, text, Span::new(0, 0))?;
     let title = game.title;
     let mut p = Player {
         src: source,
-        keep_going,
+        keep_going: options.keep_going,
+        strict_rules: options.strict_rules,
         errors: Vec::new(),
         omitted: 0,
+        warnings: Vec::new(),
         corrections: Vec::new(),
         actions: Vec::new(),
         programs: BTreeMap::new(),
@@ -1266,6 +1299,7 @@ pub fn play(
         omitted: p.omitted,
         corrections: p.corrections,
         programs: p.programs,
+        warnings: p.warnings,
     })
 }
 
@@ -1415,10 +1449,27 @@ impl Player<'_> {
                 return false;
             }
         };
-        if let Err(v) = game.process(&action) {
-            let help = self.help_for(game, &action, &v);
-            self.error(game, m.span, v.code(), v.to_string(), help, Some(actor));
-            return false;
+        let deviations = match game.process_with(&action, self.strict_rules) {
+            Ok(deviations) => deviations,
+            Err(v) => {
+                let help = self.help_for(game, &action, &v);
+                self.error(game, m.span, v.code(), v.to_string(), help, Some(actor));
+                return false;
+            }
+        };
+        if main {
+            let n = self.actions.len() + usize::from(!m.auto || self.actions.is_empty());
+            self.warnings
+                .extend(deviations.into_iter().map(|deviation| DeviationWarning {
+                    src: self.src.clone(),
+                    span: m.span,
+                    index: n,
+                    action_id: n as i64,
+                    action_type: action.type_name().to_string(),
+                    round: deviation.round.clone(),
+                    actor: actor.clone(),
+                    deviation,
+                }));
         }
         if main {
             let type_name = match &m.action {

@@ -12,7 +12,7 @@ use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
 use railnote::log::GameLog;
 use railnote::notation::{parse, write};
 use railnote::output::Snapshot;
-use railnote::replay::notation::{play, GameRejected, Played};
+use railnote::replay::notation::{play, GameRejected, PlayOptions, Played};
 
 /// The most a file's diagnostics may print.
 pub const MAX_OUTPUT: usize = 100 * 1024;
@@ -79,16 +79,35 @@ pub fn read_notation(text: &str) -> Option<railnote::notation::Document> {
 }
 
 /// A notation file: [`read_notation`], then every game replayed with every illegal move
-/// reported and rendered.
+/// reported and rendered, and every deviation warning rendered; a game with deviation warnings
+/// is refused by a strict replay.
 pub fn notation(text: &str) {
     let Some(doc) = read_notation(text) else {
         return;
     };
     let src: Arc<str> = Arc::from(text);
+    let keep_going = PlayOptions {
+        keep_going: true,
+        strict_rules: false,
+    };
     for game in &doc.games {
-        match play("fuzz.rn", &src, game, true) {
+        match play("fuzz.rn", &src, game, keep_going) {
             Ok(played) => {
                 if let Some(rejected) = GameRejected::of(&played) {
+                    rendered(&rejected);
+                }
+                for warning in &played.warnings {
+                    rendered(warning);
+                }
+                if played.errors.is_empty() && !played.warnings.is_empty() {
+                    let strict = PlayOptions {
+                        keep_going: false,
+                        strict_rules: true,
+                    };
+                    let refused = play("fuzz.rn", &src, game, strict)
+                        .expect("a game that sets up sets up again");
+                    let rejected = GameRejected::of(&refused)
+                        .expect("a strict replay refuses a deviation from the printed rules");
                     rendered(&rejected);
                 }
             }
@@ -99,14 +118,25 @@ pub fn notation(text: &str) {
     }
 }
 
-/// A JSON log: read (every problem rendered) and replayed (the illegal action rendered).
+/// A JSON log: read (every problem rendered) and replayed (the illegal action rendered, every
+/// deviation warning rendered); a log with deviation warnings is refused by a strict replay.
 pub fn json_log(text: &str) {
     match railnote::log::read("fuzz.json", text) {
-        Ok(log) => {
-            if let Err(e) = railnote::replay::replay(&log) {
+        Ok(log) => match railnote::replay::replay_with_warnings(&log, false) {
+            Ok(replayed) => {
+                for warning in &replayed.warnings {
+                    rendered(warning);
+                }
+                if !replayed.warnings.is_empty() {
+                    let refused = railnote::replay::replay_with_warnings(&log, true)
+                        .expect_err("a strict replay refuses a deviation from the printed rules");
+                    rendered(&refused);
+                }
+            }
+            Err(e) => {
                 rendered(&e);
             }
-        }
+        },
         Err(e) => {
             assert!(!e.problems.is_empty(), "a log error without problems");
             rendered(&e);
@@ -132,7 +162,7 @@ fn final_state(game: &railnote::engine::Game, log: &GameLog) -> serde_json::Valu
 fn convertible(name: &str, text: &str) -> Option<Played> {
     let doc = parse(name, text).ok()?;
     let src: Arc<str> = Arc::from(text);
-    let played = play(name, &src, doc.games.first()?, false).ok()?;
+    let played = play(name, &src, doc.games.first()?, PlayOptions::default()).ok()?;
     let seedless = played.game.title.random_setup && played.log.header.seed.is_none();
     (played.errors.is_empty() && played.corrections.is_empty() && !seedless).then_some(played)
 }

@@ -107,11 +107,13 @@ fn mutations(game: &Game, a: &Action, rng: &mut Rng) -> Vec<Action> {
                         entity: *entity,
                         shares: s.clone(),
                         percent: None,
+                        share_price: None,
                     });
                     out.push(Action::SellShares {
                         entity: *entity,
                         shares: s,
                         percent: None,
+                        share_price: None,
                     });
                 }
             }
@@ -121,6 +123,7 @@ fn mutations(game: &Game, a: &Action, rng: &mut Rng) -> Vec<Action> {
                     entity: *entity,
                     shares: shares.clone(),
                     percent: Some(Percent(p.saturating_sub(10))),
+                    share_price: None,
                 });
             }
         }

@@ -811,13 +811,17 @@ impl Board {
         }
     }
 
-    /// Drops a corporation's home reservations (it closed or was removed).
+    /// Drops a corporation's home reservations (it closed or was removed). The reference
+    /// deletes the reservation from the city's list (`Array#delete`), so the reservations
+    /// after it move one slot down: on a hex home to two minors, the second takes the first
+    /// slot once the first has closed without placing its token.
     pub fn remove_reservations(&mut self, corp: CorpId) {
         for st in &mut self.hexes {
             for city in st.reserved.iter_mut() {
-                for slot in city.iter_mut() {
-                    if *slot == Some(corp) {
-                        *slot = None;
+                if let Some(at) = city.iter().position(|r| *r == Some(corp)) {
+                    city[at..].rotate_left(1);
+                    if let Some(last) = city.last_mut() {
+                        *last = None;
                     }
                 }
             }
@@ -826,24 +830,33 @@ impl Board {
     }
 
     /// Hands a corporation's tokens to another (a merger): where the receiver already has a
-    /// token in the same city, the giver's is dropped; others change owner in place and take
-    /// the receiver's next token numbers, in the giver's token order.
-    pub fn transfer_tokens(&mut self, from: CorpId, to: CorpId) {
+    /// token in the same city, the giver's is dropped; others are lifted and placed again for
+    /// the receiver in the city's first free slot (reference `move_tokens`: remove, then
+    /// `place_token`), taking the receiver's next token numbers in the giver's token order.
+    pub fn transfer_tokens(&mut self, map: &MapData, from: CorpId, to: CorpId) {
         let given: Vec<Station> = self.stations(from).collect();
         let ti = usize::from(to.0);
         if ti >= self.stations.len() {
             self.stations.resize(ti + 1, [None; MAX_TOKENS]);
         }
         for station in given {
-            let st = &mut self.hexes[station.hex.get()];
             let c = usize::from(station.city);
+            let slots = self
+                .city_slots(map, station.hex, c)
+                .unwrap_or(MAX_SLOTS)
+                .min(MAX_SLOTS);
+            let st = &mut self.hexes[station.hex.get()];
             let duplicate = st.tokens[c].contains(&Some(to));
             for slot in st.tokens[c].iter_mut() {
                 if *slot == Some(from) {
-                    *slot = if duplicate { None } else { Some(to) };
+                    *slot = None;
                 }
             }
-            if !duplicate {
+            if duplicate {
+                continue;
+            }
+            if let Some(s) = free_slot(&st.tokens[c], &st.reserved[c], slots, to) {
+                st.tokens[c][s] = Some(to);
                 if let Some(entry) = self.stations[ti].iter_mut().find(|s| s.is_none()) {
                     *entry = Some(station);
                 }

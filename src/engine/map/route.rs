@@ -6,6 +6,11 @@ use super::data::{Colour, Gauge, HexIdx, MapData, NodeDef, NodeKind};
 use crate::action::RouteSpec;
 use crate::ids::{CorpId, HexId, Money};
 
+/// How well a join of two segments fits: how many of its nodes stand where the log's stop
+/// signatures (in route order) put them, whether it visits no node twice, and how many of its
+/// three nodes the signatures name anywhere.
+type JoinScore = (usize, bool, usize);
+
 /// One train's route to evaluate: the logged route and the train's distance (stops, or hex
 /// edges under [`DistanceMode::HexEdges`]).
 #[derive(Debug, Clone, Copy)]
@@ -293,7 +298,8 @@ impl Board {
     }
 
     /// 18Ireland RSSC: each route's option is the best "other river city" value over its city
-    /// stops on a river hex; the route with the largest option gets it.
+    /// stops on a river hex; the route with the largest option gets it, the last of them on a
+    /// tie (reference `shannon_revenue`: `sort_by` on the option, then `reverse.first`).
     fn add_shannon(
         &self,
         map: &MapData,
@@ -318,7 +324,7 @@ impl Board {
                     }
                 }
             }
-            if best.is_none_or(|(_, b)| option > b) {
+            if best.is_none_or(|(_, b)| option >= b) {
                 best = Some((ri, option));
             }
         }
@@ -565,13 +571,20 @@ impl Board {
             }
             _ => {
                 let mut other: Vec<PathRef> = other.to_vec();
-                let sig = |n: NodeRef| {
+                let signature = |n: NodeRef| {
                     let hex = map.hexes[usize::from(n.0)].id;
-                    let part = self.tile_def(map, HexIdx(n.0)).nodes[usize::from(n.1)].part;
-                    spec.nodes.contains(&(hex, part))
+                    (
+                        hex,
+                        self.tile_def(map, HexIdx(n.0)).nodes[usize::from(n.1)].part,
+                    )
                 };
+                let sig = |n: NodeRef| spec.nodes.contains(&signature(n));
+                // Signatures in route order, one a stop, name each join's nodes by position.
+                let in_order = spec.nodes.len() == possibilities.len() + 1;
+                let at = |k: usize, n: NodeRef| in_order && spec.nodes[k] == signature(n);
                 for i in 0..possibilities.len() - 1 {
-                    let mut best: Option<(usize, usize, NodeRef, NodeRef, NodeRef, usize)> = None;
+                    let mut best: Option<(usize, usize, NodeRef, NodeRef, NodeRef, JoinScore)> =
+                        None;
                     let mut count = 0;
                     for (ai, a) in possibilities[i].iter().enumerate() {
                         if !disjoint(&a.paths, &other) {
@@ -601,12 +614,30 @@ impl Board {
                             } else {
                                 b.nodes[0]
                             };
-                            let score = [left, right, mid].iter().filter(|&&n| sig(n)).count();
+                            // Reference `find_pairwise_chain`: the first candidate, or with
+                            // stored signatures the first that matches most of them. Where
+                            // signatures tie (a city and a town on one tile, IR7/IR8), that
+                            // reconstruction can differ from the run the player made (the
+                            // reference trusts the stored revenue and never checks the route
+                            // again): the run the signatures give in order comes first, then
+                            // a join that stops at no node twice.
+                            let earlier = out
+                                .iter()
+                                .map(|c: &Conn| c.left)
+                                .chain(out.iter().rev().skip(1).map(|c: &Conn| c.right));
+                            let fresh = !earlier.into_iter().any(|n| n == mid || n == right);
+                            let positional = usize::from(i == 0 && at(i, left))
+                                + usize::from(at(i + 1, mid))
+                                + usize::from(at(i + 2, right));
+                            let score = (
+                                positional,
+                                fresh,
+                                [left, right, mid].iter().filter(|&&n| sig(n)).count(),
+                            );
                             count += 1;
-                            // First candidate, or (with stored signatures) the first best match.
                             let better = match &best {
                                 None => true,
-                                Some(b) => !spec.nodes.is_empty() && score > b.5,
+                                Some(b) => (!spec.nodes.is_empty() || !b.5 .1) && score > b.5,
                             };
                             if better {
                                 best = Some((ai, bi, left, right, mid, score));

@@ -229,11 +229,11 @@ impl RunRules for ContextRules<'_> {
     }
 
     fn credit_run_bonus(&self, routes: &mut [FoundRoute]) {
-        // Like the engine's run check: the first route with the largest option gets it.
+        // Like the engine's run check: the last route with the largest option gets it.
         let mut best: Option<(usize, Money)> = None;
         for (i, r) in routes.iter().enumerate() {
             let option = self.shannon_option(r);
-            if best.is_none_or(|(_, b)| option > b) {
+            if best.is_none_or(|(_, b)| option >= b) {
                 best = Some((i, option));
             }
         }

@@ -300,9 +300,18 @@ pub struct OperatingRules {
     /// When a president may sell shares to buy the corporation's train.
     #[serde(default)]
     pub emergency_sales: EmergencySales,
+    /// Whether an emergency purchase may be a train from another corporation (the reference's
+    /// `EBUY_FROM_OTHERS`).
+    #[serde(default)]
+    pub emergency_from_others: EmergencyFromOthers,
     /// What a bankruptcy does.
     #[serde(default)]
     pub bankruptcy: Bankruptcy,
+    /// The home-token step comes before the privates' steps (reference step order,
+    /// 18Ireland): while a home token waits to be placed, no private may be bought. Otherwise
+    /// (1836Jr30) a private may be bought then.
+    #[serde(default)]
+    pub home_token_first: bool,
 }
 
 /// What a bankruptcy does.
@@ -329,6 +338,21 @@ pub enum EmergencySales {
     /// sale only while the bundle one certificate smaller would leave president and treasury
     /// short of the dearest depot train (18Ireland).
     WhileCorporationShort,
+}
+
+/// Whether a corporation that must buy a train may buy it from another corporation with its
+/// president's money (the reference's `EBUY_FROM_OTHERS`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EmergencyFromOthers {
+    /// For up to the train's face value (1836Jr30).
+    #[default]
+    Value,
+    /// The printed rules forbid it (18Ireland). 18xx.games' train step still offers it, for up
+    /// to the face value, so railnote accepts it as a deviation; with an empty treasury, or
+    /// once the president has sold shares for a treasury short of every depot train, it
+    /// offers no train of another corporation.
+    Never,
 }
 
 /// When a corporation's home token is placed.
@@ -374,6 +398,12 @@ pub struct CorpDef {
     pub home_city: Option<u8>,
     /// Token prices in order of use.
     pub tokens: Vec<Money>,
+    /// Drawing colour of its tokens and charts (an SVG colour, as 18xx.games draws it).
+    #[serde(default)]
+    pub color: Option<String>,
+    /// Colour of its symbol on its tokens (default white).
+    #[serde(default)]
+    pub text_color: Option<String>,
 }
 
 fn de_opt_hex<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<HexId>, D::Error> {

@@ -153,6 +153,7 @@ enum TradeItem<'a> {
     Percent(u8),
     Pool,
     Price(i64),
+    SharePrice(i64),
     What(&'a str),
 }
 
@@ -179,7 +180,8 @@ fn certificate_count(help: &'static str) -> impl Fn(Words<'_>) -> WResult<'_, Op
     }
 }
 
-/// `CORP | SHARE | "pool" | INT , "%" | INT` (a price: a private bought by a corporation).
+/// `CORP | SHARE | "pool" | INT , "%" | "@" , INT | INT` (a price: a private bought by a
+/// corporation).
 fn trade_item(
     buy: bool,
     help: &'static str,
@@ -192,6 +194,18 @@ fn trade_item(
             TradeItem::Pool
         } else if let Ok(n) = w.text.parse::<i64>() {
             TradeItem::Price(n)
+        } else if let Some(n) = w.text.strip_prefix('@') {
+            match n.parse::<i64>() {
+                Ok(n) if n >= 0 => TradeItem::SharePrice(n),
+                _ => {
+                    return Err(unfit(
+                        "notation::bad_number",
+                        &w,
+                        "expected a price per share after `@`",
+                        help,
+                    ))
+                }
+            }
         } else if w.text.starts_with(|c: char| c.is_ascii_alphabetic()) {
             TradeItem::What(w.text)
         } else {
@@ -217,9 +231,11 @@ struct Trade {
     pool: bool,
     percent: Option<u8>,
     price: Option<i64>,
+    share_price: Option<i64>,
 }
 
-/// `[ INT ] , ( CORP | SHARE , { SHARE } ) , [ "pool" ] , [ INT , "%" ]` after `buy`/`sell`.
+/// `[ INT ] , ( CORP | SHARE , { SHARE } ) , [ "pool" ] , [ INT , "%" ] , [ "@" , INT ]` after
+/// `buy`/`sell`.
 fn trade(buy: bool, help: &'static str) -> impl Fn(Words<'_>) -> WResult<'_, Trade> {
     move |i| {
         let (mut i, count) = certificate_count(help)(i)?;
@@ -229,6 +245,7 @@ fn trade(buy: bool, help: &'static str) -> impl Fn(Words<'_>) -> WResult<'_, Tra
             pool: false,
             percent: None,
             price: None,
+            share_price: None,
         };
         loop {
             let (rest, (w, item)) = match trade_item(buy, help)(i) {
@@ -244,6 +261,10 @@ fn trade(buy: bool, help: &'static str) -> impl Fn(Words<'_>) -> WResult<'_, Tra
                     return Err(unfit_trade(&w, help))
                 }
                 TradeItem::Price(n) => t.price = Some(n),
+                TradeItem::SharePrice(_) if t.share_price.is_some() => {
+                    return Err(unfit_trade(&w, help))
+                }
+                TradeItem::SharePrice(n) => t.share_price = Some(n),
                 TradeItem::What(s) => t.what.push(s.to_string()),
             }
             i = rest;
@@ -255,10 +276,11 @@ fn trade(buy: bool, help: &'static str) -> impl Fn(Words<'_>) -> WResult<'_, Tra
     }
 }
 
-/// `"buy" , [ INT ] , ( CORP | SHARE , { SHARE } ) , [ "pool" ] , [ INT , "%" ] | "buy" , PRIVATE , INT`
+/// `"buy" , [ INT ] , ( CORP | SHARE , { SHARE } ) , [ "pool" ] , [ INT , "%" ] , [ "@" , INT ]
+/// | "buy" , PRIVATE , INT`
 fn buy(i: Words<'_>) -> WResult<'_, RawAction> {
     const HELP: &str =
-        "a purchase is `buy Nord`, `buy 2 Nord pool`, `buy Nord_3 10%`, or a private: `buy CFL 40`";
+        "a purchase is `buy Nord`, `buy 2 Nord pool`, `buy Nord_3 10%`, `buy Nord pool @90`, or a private: `buy CFL 40`";
     let (i, _) = keyword("buy").parse(i)?;
     let (i, t) = trade(true, HELP)(i)?;
     Ok((
@@ -269,14 +291,15 @@ fn buy(i: Words<'_>) -> WResult<'_, RawAction> {
             pool: t.pool,
             percent: t.percent,
             price: t.price,
+            share_price: t.share_price,
         },
     ))
 }
 
-/// `"sell" , [ INT ] , ( CORP | SHARE , { SHARE } ) , [ INT , "%" ]`
+/// `"sell" , [ INT ] , ( CORP | SHARE , { SHARE } ) , [ INT , "%" ] , [ "@" , INT ]`
 fn sell(i: Words<'_>) -> WResult<'_, RawAction> {
     const HELP: &str =
-        "a sale is `sell Nord`, `sell 3 Nord`, or certificates: `sell NBDS_2 NBDS_0 50%`";
+        "a sale is `sell Nord`, `sell 3 Nord`, `sell Nord @80`, or certificates: `sell NBDS_2 NBDS_0 50%`";
     let (i, _) = keyword("sell").parse(i)?;
     let (i, t) = trade(false, HELP)(i)?;
     Ok((
@@ -285,6 +308,7 @@ fn sell(i: Words<'_>) -> WResult<'_, RawAction> {
             count: t.count,
             what: t.what,
             percent: t.percent,
+            share_price: t.share_price,
         },
     ))
 }

@@ -1,0 +1,93 @@
+//! Deviations: moves that 18xx.games offers in its web interface and its engine accepts, but
+//! that the printed rules forbid. railnote follows 18xx.games (the state after the move is the
+//! reference's, so real games replay) and reports each one; a strict replay refuses them.
+//!
+//! Moves the reference takes only through its programming interface (never offered by its web
+//! interface) are not deviations: they stay [`crate::engine::RuleViolation`]s.
+
+use std::fmt;
+
+/// Which printed rule a move breaks while 18xx.games accepts it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum DeviationKind {
+    /// 18Ireland: a corporation that must buy a train buys one from another corporation with
+    /// its president's money. The rules send an emergency purchase to the depot or the open
+    /// market; 18xx.games' train step offers the other corporations' trains for any price up
+    /// to their face value (its emergency check compares the title's `EBUY_FROM_OTHERS`
+    /// setting, `:never`, with `:none`, a value the title never uses), and the president pays
+    /// what the treasury cannot.
+    EmergencyTrainFromCorporation,
+    /// 1836Jr30: a corporation that has bought a train of a type from the depot in its turn
+    /// trades a train in for another of that type. The rules allow one train of a type per
+    /// operating turn; 18xx.games keeps its "Exchange" offer open (its train step leaves the
+    /// type out of the purchases it lists, not out of the trade-ins) and accepts it.
+    SecondTrainOfATypeByTradeIn,
+}
+
+/// A deviation found while processing one action.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deviation {
+    /// The rule broken.
+    pub kind: DeviationKind,
+    /// What happened, with the entities and amounts (`LER buys GSWR's 2H for 60 with 25 from
+    /// Ann`).
+    pub detail: String,
+    /// The round the move was made in (`OR 3.1`).
+    pub round: String,
+}
+
+impl DeviationKind {
+    /// Every deviation railnote knows, for documentation and tests.
+    pub const ALL: [DeviationKind; 2] = [
+        DeviationKind::EmergencyTrainFromCorporation,
+        DeviationKind::SecondTrainOfATypeByTradeIn,
+    ];
+
+    /// The stable code (`deviation::emergency_train_from_corporation`), part of the CLI
+    /// contract like the rule codes.
+    pub fn code(self) -> &'static str {
+        match self {
+            DeviationKind::EmergencyTrainFromCorporation => {
+                "deviation::emergency_train_from_corporation"
+            }
+            DeviationKind::SecondTrainOfATypeByTradeIn => {
+                "deviation::second_train_of_a_type_by_trade_in"
+            }
+        }
+    }
+
+    /// The printed rule, with its reference.
+    pub fn rule(self) -> &'static str {
+        match self {
+            DeviationKind::EmergencyTrainFromCorporation => {
+                "18Ireland rules (emergency fund raising): the president provides a train from \
+                 the bank pool or the depot, not from another corporation"
+            }
+            DeviationKind::SecondTrainOfATypeByTradeIn => {
+                "1836Jr30 rules (operating round, trains): only one train of a given type per \
+                 operating turn"
+            }
+        }
+    }
+
+    /// What 18xx.games does instead.
+    pub fn reference(self) -> &'static str {
+        match self {
+            DeviationKind::EmergencyTrainFromCorporation => {
+                "18xx.games offers other corporations' trains for up to their face value and \
+                 lets the president pay what the treasury cannot"
+            }
+            DeviationKind::SecondTrainOfATypeByTradeIn => {
+                "18xx.games keeps offering trade-ins for a type already bought from the depot \
+                 in the turn"
+            }
+        }
+    }
+}
+
+impl fmt::Display for Deviation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: against the printed rules", self.detail)
+    }
+}

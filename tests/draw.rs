@@ -1,0 +1,515 @@
+//! Pictures of a game: map snapshots of a few states of every title, the map against the
+//! board at every state of every fixture, charts, the transcript and the viewer.
+
+use std::path::{Path, PathBuf};
+
+use railnote::draw::document::GameDocument;
+use railnote::draw::map::{map_svg, route_paths, DrawnRoute, MapOptions};
+use railnote::draw::{caption, chart, transcript, viewer};
+use railnote::engine::map::SearchLimits;
+use railnote::engine::Game;
+use railnote::ids::CorpId;
+use railnote::log::GameLog;
+use railnote::output::best_run;
+use railnote::replay::Replay;
+
+use crate::common::{fixtures, shared_dir};
+
+fn sample(name: &str) -> GameDocument {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("samples")
+        .join(name);
+    let text = std::fs::read_to_string(&path).unwrap();
+    GameDocument::from_notation(name, &text).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// The game after `n` actions.
+fn game_at(log: &GameLog, n: usize) -> Game {
+    let mut replay = Replay::new(log).unwrap();
+    while replay.processed() < n {
+        replay.step().unwrap().unwrap();
+    }
+    replay.game().clone()
+}
+
+/// The first state of a round.
+fn round_start(log: &GameLog, round: &str) -> usize {
+    let mut replay = Replay::new(log).unwrap();
+    while replay.game().round_label() != round {
+        replay.step().unwrap().unwrap();
+    }
+    replay.processed()
+}
+
+fn map_at(log: &GameLog, n: usize) -> String {
+    let game = game_at(log, n);
+    map_svg(
+        &game,
+        &MapOptions {
+            caption: caption(&game, n),
+            ..MapOptions::default()
+        },
+    )
+}
+
+/// The map with the best run of the corporation that earns most.
+fn best_run_map(log: &GameLog, n: usize) -> String {
+    let game = game_at(log, n);
+    let (corp, best) = (0..game.corps.len())
+        .map(|i| CorpId(i as u8))
+        .filter(|&c| !game.corp(c).closed && !game.corp(c).trains.is_empty())
+        .map(|c| (c, best_run(&game, c, SearchLimits::default()).unwrap()))
+        .max_by_key(|(c, b)| (b.total, std::cmp::Reverse(*c)))
+        .unwrap();
+    let sym = &game.title.corp(corp).sym;
+    assert!(!best.routes.is_empty(), "{sym} runs at {n}");
+    let routes = best
+        .routes
+        .iter()
+        .map(|r| DrawnRoute {
+            train: game.train_name(r.spec.train),
+            stops: r.stops.iter().map(|(h, _)| *h).collect(),
+            revenue: r.revenue,
+            paths: route_paths(&game, &r.spec),
+        })
+        .collect();
+    map_svg(
+        &game,
+        &MapOptions {
+            caption: caption(&game, n),
+            routes,
+            routes_of: Some(corp),
+        },
+    )
+}
+
+/// Snapshots of the start, a middle operating round and the end of each title's annotated
+/// game, and a best run at the end: every hex a line, so a change shows as the hexes it touches.
+#[test]
+fn map_snapshots() {
+    for (file, middle) in [
+        ("1836jr30-complete-annotated.rn", "OR 14.1"),
+        ("18ireland-complete-annotated.rn", "OR 5.1"),
+    ] {
+        let doc = sample(file);
+        let title = file.split('-').next().unwrap();
+        let mid = round_start(&doc.log, middle);
+        let end = doc.log.actions.len();
+        for (state, n) in [("start", 0), ("middle", mid), ("end", end)] {
+            let svg = map_at(&doc.log, n);
+            assert_eq!(
+                svg,
+                map_at(&doc.log, n),
+                "the same state draws the same bytes"
+            );
+            insta::assert_snapshot!(format!("map_{title}_{state}"), svg);
+        }
+        insta::assert_snapshot!(format!("map_{title}_best_run"), best_run_map(&doc.log, end));
+    }
+}
+
+/// The attributes of every laid tile (`data-tile="57" data-tile-id="57-2" data-rotation="1"`)
+/// and every token (`data-corp`) in a map drawing.
+fn drawn(svg: &str) -> (Vec<(String, String, String)>, usize) {
+    let mut tiles = Vec::new();
+    for hex in svg.split("<g data-hex=\"").skip(1) {
+        let head = &hex[..hex.find('>').unwrap()];
+        let attr = |name: &str| {
+            head.split(&format!(" {name}=\""))
+                .nth(1)
+                .map(|rest| rest[..rest.find('"').unwrap()].to_string())
+        };
+        if let Some(tile) = attr("data-tile-id") {
+            let coord = head[..head.find('"').unwrap()].to_string();
+            tiles.push((coord, tile, attr("data-rotation").unwrap()));
+        }
+    }
+    let tokens = svg.matches("class=\"token\" data-corp=").count();
+    (tiles, tokens)
+}
+
+/// The map shows the board: at every state of every fixture and sample, each laid tile is
+/// drawn on its hex with its rotation, and each token placed is drawn.
+#[test]
+fn the_map_shows_the_board_at_every_state() {
+    let mut logs: Vec<(String, GameLog)> = Vec::new();
+    for file in [
+        "1836jr30-complete-annotated.rn",
+        "18ireland-complete-annotated.rn",
+    ] {
+        logs.push((file.to_string(), sample(file).log));
+    }
+    if let Some(shared) = shared_dir() {
+        for title in ["1836Jr30", "18Ireland"] {
+            for path in fixtures(&shared, title) {
+                let text = std::fs::read_to_string(&path).unwrap();
+                logs.push((
+                    path.display().to_string(),
+                    railnote::log::read(&path.display().to_string(), &text).unwrap(),
+                ));
+            }
+        }
+    }
+    let mut states = 0;
+    for (name, log) in &logs {
+        let mut replay = Replay::new(log).unwrap();
+        loop {
+            let game = replay.game();
+            let svg = map_svg(game, &MapOptions::default());
+            let (tiles, tokens) = drawn(&svg);
+            let map = game.title.map;
+            let expected: Vec<(String, String, String)> = game
+                .board
+                .laid_tiles(map)
+                .map(|(hex, tile, rotation)| {
+                    (
+                        hex.to_string(),
+                        map.tile_name(tile),
+                        rotation.get().to_string(),
+                    )
+                })
+                .collect();
+            let n = replay.processed();
+            assert_eq!(tiles, expected, "{name} after {n} actions: tiles");
+            let placed: usize = (0..game.corps.len())
+                .map(|c| game.token_hexes(CorpId(c as u8)).len())
+                .sum();
+            assert_eq!(tokens, placed, "{name} after {n} actions: tokens");
+            states += 1;
+            match replay.step() {
+                None => break,
+                Some(step) => {
+                    step.unwrap();
+                }
+            }
+        }
+    }
+    assert!(states > 1000, "{states} states drawn");
+}
+
+#[test]
+fn charts_of_the_annotated_game() {
+    let doc = sample("1836jr30-complete-annotated.rn");
+    let history = chart::History::of(&doc.log).unwrap();
+    let last = history.rounds.last().unwrap();
+    assert_eq!(last.round, "end");
+    // The standings of the sample's Result tag.
+    let values: Vec<i64> = last.values.iter().map(|m| m.0).collect();
+    assert_eq!(values, [5450, 5193, 3653, 4699]);
+    insta::assert_snapshot!("chart_1836jr30_prices", chart::prices_svg(&history));
+    insta::assert_snapshot!("chart_1836jr30_values", chart::values_svg(&history));
+}
+
+#[test]
+fn transcript_of_the_annotated_games() {
+    for file in [
+        "1836jr30-complete-annotated.rn",
+        "18ireland-complete-annotated.rn",
+    ] {
+        let doc = sample(file);
+        let events = transcript::events(&doc.log, Some(&doc.notes)).unwrap();
+        let title = file.split('-').next().unwrap();
+        insta::assert_snapshot!(format!("transcript_{title}"), transcript::text(&events));
+    }
+}
+
+#[test]
+fn transcript_json_has_one_object_per_event() {
+    let doc = sample("1836jr30-complete-annotated.rn");
+    let events = transcript::events(&doc.log, Some(&doc.notes)).unwrap();
+    let lines: Vec<String> = events
+        .iter()
+        .take(12)
+        .map(|e| serde_json::to_string(e).unwrap())
+        .collect();
+    insta::assert_snapshot!("transcript_json_opening", lines.join("\n"));
+    let glyph = events
+        .iter()
+        .find(|e| e.kind == "action" && e.index == 5)
+        .unwrap();
+    assert_eq!(glyph.text, "Ann bids 160 for CFL ?!");
+}
+
+/// The viewer of every fixture and sample: one file under 2 MB with every state, the same
+/// bytes twice.
+#[test]
+fn viewers_of_every_game_stay_small() {
+    let mut docs = vec![
+        sample("1836jr30-complete-annotated.rn"),
+        sample("18ireland-complete-annotated.rn"),
+    ];
+    if let Some(shared) = shared_dir() {
+        for title in ["1836Jr30", "18Ireland"] {
+            for path in fixtures(&shared, title) {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let log = railnote::log::read(&path.display().to_string(), &text).unwrap();
+                let doc = GameDocument::from_json_log(&log).unwrap();
+                assert!(doc.converted);
+                assert_eq!(
+                    doc.log.actions.len(),
+                    log.actions.len(),
+                    "{}: the notation has the log's actions",
+                    path.display()
+                );
+                docs.push(doc);
+            }
+        }
+    }
+    for doc in &docs {
+        let html = viewer::html(doc).unwrap();
+        assert!(
+            html.len() <= 2 * 1024 * 1024,
+            "{}: {} bytes",
+            doc.name,
+            html.len()
+        );
+        let count = doc.log.actions.len();
+        assert!(html.contains(&format!("max=\"{count}\"")), "{}", doc.name);
+        assert!(
+            html.contains(&format!("data-i=\"{count}\"")),
+            "{}: last move",
+            doc.name
+        );
+    }
+    let first = viewer::html(&docs[0]).unwrap();
+    assert_eq!(first, viewer::html(&docs[0]).unwrap());
+}
+
+/// The viewer loads nothing from the network: its only URLs are SVG namespaces.
+#[test]
+fn the_viewer_is_self_contained() {
+    let html = viewer::html(&sample("18ireland-complete-annotated.rn")).unwrap();
+    let outside: Vec<&str> = html
+        .split("http")
+        .skip(1)
+        .filter(|rest| !rest.starts_with("://www.w3.org/2000/svg"))
+        .collect();
+    assert!(outside.is_empty(), "{} outside references", outside.len());
+    assert!(!html.contains("<script src"));
+    assert!(!html.contains("<link"));
+}
+
+pub(crate) fn viewer_file(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("draw");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let html = viewer::html(&sample("1836jr30-complete-annotated.rn")).unwrap();
+    std::fs::write(&path, html).unwrap();
+    path
+}
+
+/// The tiles (`E5:59:2`, by hex, name and rotation) and the number of tokens on the board of
+/// the viewer's game after `n` actions, from the engine.
+pub(crate) fn board_after(n: usize) -> (Vec<String>, usize) {
+    let game = game_at(&sample("1836jr30-complete-annotated.rn").log, n);
+    let map = game.title.map;
+    let tiles = game
+        .board
+        .laid_tiles(map)
+        .map(|(hex, tile, rotation)| {
+            format!("{hex}:{}:{}", map.tile_def(tile.def).name, rotation.get())
+        })
+        .collect();
+    let tokens = (0..game.corps.len())
+        .map(|c| game.token_hexes(CorpId(c as u8)).len())
+        .sum();
+    (tiles, tokens)
+}
+
+/// The commands: exit codes, outputs by extension, the mistakes people make.
+mod cli {
+    use std::process::{Command, Output};
+
+    fn railnote(args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_railnote"))
+            .args(args)
+            .output()
+            .unwrap()
+    }
+
+    fn sample(name: &str) -> String {
+        format!("{}/samples/{name}", env!("CARGO_MANIFEST_DIR"))
+    }
+
+    fn out(name: &str) -> String {
+        let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("draw-cli");
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join(name).display().to_string()
+    }
+
+    fn stderr(o: &Output) -> String {
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    }
+
+    #[test]
+    fn map_writes_svg_and_png() {
+        let game = sample("1836jr30-complete-annotated.rn");
+        let svg = out("or.svg");
+        let o = railnote(&["map", &game, "--at", "OR 11.1", "-o", &svg]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let text = std::fs::read_to_string(&svg).unwrap();
+        assert!(text.contains("1836Jr30 · OR 11.1 · phase 3 · after 105 actions"));
+        assert!(text.contains("data-hex=\"E11\" transform=\"translate("));
+        let png = out("end.png");
+        let o = railnote(&["map", &game, "--routes", "nbds", "-o", &png]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let bytes = std::fs::read(&png).unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+        // Width and height from the IHDR chunk: half the SVG's units by default.
+        let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+        assert!((600..800).contains(&width), "{width} pixels wide");
+    }
+
+    #[test]
+    fn map_mistakes_are_explained() {
+        let game = sample("1836jr30-complete-annotated.rn");
+        let o = railnote(&["map", &game, "-o", &out("board.jpg")]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("must end in .svg or .png"),
+            "{}",
+            stderr(&o)
+        );
+        let o = railnote(&["map", &game, "--at", "9999", "-o", &out("x.svg")]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("no such state (the log has 445 actions"),
+            "{}",
+            stderr(&o)
+        );
+        let o = railnote(&["map", &game, "--at", "OR 99.1", "-o", &out("x.svg")]);
+        assert_eq!(o.status.code(), Some(2));
+        let o = railnote(&["map", &game, "--routes", "XYZ", "-o", &out("x.svg")]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("no such corporation (known: B, GCL, Nord, NBDS, HSM, NFL)"));
+        let o = railnote(&[
+            "map",
+            &game,
+            "--at",
+            "0",
+            "--routes",
+            "B",
+            "-o",
+            &out("x.svg"),
+        ]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains("has not floated"), "{}", stderr(&o));
+        let o = railnote(&["map", &out("missing.rn"), "-o", &out("x.svg")]);
+        assert_eq!(o.status.code(), Some(2));
+    }
+
+    #[test]
+    fn chart_needs_one_kind() {
+        let game = sample("18ireland-complete-annotated.rn");
+        let o = railnote(&["chart", &game, "-o", &out("c.svg")]);
+        assert_eq!(o.status.code(), Some(2));
+        let o = railnote(&["chart", &game, "--prices", "--values", "-o", &out("c.svg")]);
+        assert_eq!(o.status.code(), Some(2));
+        let svg = out("values.svg");
+        let o = railnote(&["chart", &game, "--values", "-o", &svg]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let text = std::fs::read_to_string(&svg).unwrap();
+        for player in ["Aoife", "Brendan", "Ciara", "Declan"] {
+            assert!(
+                text.contains(&format!("data-series=\"{player}\"")),
+                "{player}"
+            );
+        }
+        let png = out("prices.png");
+        let o = railnote(&["chart", &game, "--prices", "-o", &png]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(&std::fs::read(&png).unwrap()[..4], b"\x89PNG");
+    }
+
+    #[test]
+    fn transcript_and_view_of_a_json_log() {
+        let log = sample("1836jr30-selfplay-greedy-2p-seed100.json");
+        let o = railnote(&["transcript", &log, "--format", "json"]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let text = String::from_utf8(o.stdout).unwrap();
+        let events: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(events[0]["kind"], "round");
+        assert_eq!(events.last().unwrap()["kind"], "standing");
+        let html = out("selfplay.html");
+        let o = railnote(&["view", &log, "-o", &html]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let page = std::fs::read_to_string(&html).unwrap();
+        assert!(page.contains("notation converted from the 18xx.games log"));
+    }
+
+    #[test]
+    fn a_broken_game_is_reported_not_drawn() {
+        let bad = out("bad.rn");
+        std::fs::write(
+            &bad,
+            "[Title \"1836Jr30\"]\n[Players \"Ann, Bob\"]\nPR\nBob: bid ACC 20\n",
+        )
+        .unwrap();
+        for args in [
+            vec!["view", bad.as_str(), "-o", "/dev/null"],
+            vec!["transcript", bad.as_str()],
+            vec!["map", bad.as_str(), "-o", "/tmp/never.svg"],
+            vec!["chart", bad.as_str(), "--prices", "-o", "/tmp/never.svg"],
+        ] {
+            let o = railnote(&args);
+            assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+            assert!(
+                stderr(&o).contains("rules::not_your_turn"),
+                "{args:?}: {}",
+                stderr(&o)
+            );
+        }
+    }
+}
+
+/// A drawn run covers its route: every hex the route walks has a drawn path, and no other
+/// hex does (every corporation's best run at the middle and end of the annotated games).
+#[test]
+fn drawn_runs_cover_their_routes() {
+    let mut checked = 0;
+    for (file, middle) in [
+        ("1836jr30-complete-annotated.rn", "OR 14.1"),
+        ("18ireland-complete-annotated.rn", "OR 8.1"),
+    ] {
+        let doc = sample(file);
+        for n in [round_start(&doc.log, middle), doc.log.actions.len()] {
+            let game = game_at(&doc.log, n);
+            for c in 0..game.corps.len() {
+                let corp = CorpId(c as u8);
+                if game.corp(corp).closed || game.corp(corp).trains.is_empty() {
+                    continue;
+                }
+                let best = best_run(&game, corp, SearchLimits::default()).unwrap();
+                for route in &best.routes {
+                    let mut walked: Vec<String> = route
+                        .spec
+                        .connections
+                        .iter()
+                        .flatten()
+                        .map(ToString::to_string)
+                        .collect();
+                    walked.sort();
+                    walked.dedup();
+                    let map = game.title.map;
+                    let mut drawn: Vec<String> = route_paths(&game, &route.spec)
+                        .iter()
+                        .map(|(hex, _)| map.hex_def(*hex).id.to_string())
+                        .collect();
+                    drawn.sort();
+                    drawn.dedup();
+                    assert_eq!(
+                        drawn,
+                        walked,
+                        "{file} after {n}: {}",
+                        game.title.corp(corp).sym
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 10, "{checked} routes");
+}
