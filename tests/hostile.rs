@@ -674,6 +674,7 @@ fn mutated_inputs_are_handled() {
             let result = std::panic::catch_unwind(|| {
                 pipeline::any(&mutated);
                 pipeline::round_trip(&mutated);
+                pipeline::draw(&mutated);
             });
             if result.is_err() {
                 let kept = scratch(&format!("failed-mutation-{i}"), &mutated);
@@ -693,6 +694,7 @@ fn seed_files_pass_the_pipeline() {
         pipeline::any(&bytes);
         if bytes.len() < 50_000 {
             pipeline::round_trip(&bytes);
+            pipeline::draw(&bytes);
         }
     }
 }
@@ -756,4 +758,143 @@ fn a_huge_name_is_quoted_short() {
             out.stdout.len() + out.stderr.len()
         );
     }
+}
+
+/// A player's name from a JSON log is text, wherever it is drawn: it cannot end the viewer's
+/// data script (`</script>`, `<!--`), and a control character (which XML does not allow) no
+/// longer makes the chart an unreadable SVG that cannot be painted.
+#[test]
+fn a_hostile_name_is_drawn_as_text() {
+    // (A `"` is a name the notation cannot hold: `a_name_the_notation_cannot_hold_is_refused`.)
+    let name = "</script><!--<script>alert(1)</script>\u{1}'&";
+    let sample = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/1836jr30-opening.json"),
+    )
+    .unwrap();
+    let quoted = serde_json::to_string(name).unwrap();
+    let log = sample.replace("\"Wilhelmina\"", &quoted);
+    assert_ne!(log, sample);
+    let path = scratch("hostile-name.json", log.as_bytes());
+    let html = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile/hostile-name.html");
+    let out = run(&["view", path_str(&path), "-o", path_str(&html)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let page = std::fs::read_to_string(&html).unwrap();
+    // The template's two scripts, and no other.
+    assert_eq!(page.matches("<script").count(), 2);
+    assert_eq!(page.matches("</script>").count(), 2);
+    assert!(!page.contains("<!--<"));
+    // The name is all there, in the page's data.
+    let start = page.find("id=\"game-data\">").unwrap() + "id=\"game-data\">".len();
+    let end = start + page[start..].find("</script>").unwrap();
+    let data: serde_json::Value = serde_json::from_str(&page[start..end]).unwrap();
+    assert_eq!(data["schema"]["players"][0], name);
+    // The charts: readable SVG, painted.
+    for (what, file) in [
+        ("--values", "hostile-name.svg"),
+        ("--values", "hostile-name.png"),
+    ] {
+        let picture = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .join("hostile")
+            .join(file);
+        let out = run(&["chart", path_str(&path), what, "-o", path_str(&picture)]);
+        assert_eq!(code(&out), 0, "{file}: {}", stderr(&out));
+    }
+    let svg = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile/hostile-name.svg"),
+    )
+    .unwrap();
+    assert!(
+        svg.contains(
+            "&lt;/script&gt;&lt;!--&lt;script&gt;alert(1)&lt;/script&gt;\u{FFFD}&#39;&amp;"
+        ),
+        "{svg}"
+    );
+}
+
+/// A JSON log's names that the notation cannot hold (a `"`, a comma, a line break, a
+/// corporation's symbol, a name two players share) were written anyway, into notation that did
+/// not read back or read as another game: the conversion is refused, naming the name. Settings
+/// of programmed actions are quoted when they are not one word, and the ones that cannot be
+/// written are counted on stderr instead of left out silently.
+#[test]
+fn a_name_the_notation_cannot_hold_is_refused() {
+    let sample = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/1836jr30-opening.json"),
+    )
+    .unwrap();
+    for (name, why) in [
+        ("Wil\"helmina", "it holds `\"`"),
+        ("Wil, helmina", "it holds a comma"),
+        ("Wil\nhelmina", "it holds a line break"),
+        (" Wilhelmina", "it starts or ends with a space"),
+        ("Nord", "it is a corporation's or a private's symbol"),
+        ("Jasper", "another player has it"),
+    ] {
+        let log = sample.replace("\"Wilhelmina\"", &serde_json::to_string(name).unwrap());
+        let read = railnote::log::read("names.json", &log).unwrap();
+        let e = railnote::convert::to_notation(&read).unwrap_err();
+        let message = e.to_string();
+        assert!(
+            message.starts_with(&format!(
+                "the player name `{name}` cannot be written in the notation: {why}"
+            )),
+            "{message}"
+        );
+        let shown = pipeline::rendered(&e);
+        assert!(shown.contains("convert::unwritable_name"), "{shown}");
+        let path = scratch("names.json", log.as_bytes());
+        let out = run(&["convert", path_str(&path), "--to", "notation"]);
+        assert_eq!(code(&out), 1, "{name:?}");
+        assert!(out.stdout.is_empty());
+        // The log itself is fine.
+        assert_eq!(code(&run(&["check", path_str(&path)])), 0);
+    }
+    let fixture = railnote_shared().join("fixtures/1836Jr30/1836Jr30_game_end_bankrupt.json");
+    let Ok(fixture) = std::fs::read_to_string(&fixture) else {
+        eprintln!("skipped: {} not found", fixture.display());
+        return;
+    };
+    let setting = r#""until_condition":"float""#;
+    assert!(fixture.contains(setting));
+    for (value, written) in [
+        (
+            "a,b {x} (y) [z];",
+            Some(r#"until_condition="a,b {x} (y) [z];""#),
+        ),
+        ("a\"b", None),
+    ] {
+        let log = fixture.replacen(
+            setting,
+            &format!(
+                r#""until_condition":{}"#,
+                serde_json::to_string(value).unwrap()
+            ),
+            1,
+        );
+        let path = scratch("settings.json", log.as_bytes());
+        let out = run(&["convert", path_str(&path), "--to", "notation"]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        match written {
+            Some(text) => {
+                assert!(stdout(&out).contains(text), "{value}");
+                assert_eq!(stderr(&out), "");
+            }
+            None => assert_eq!(
+                stderr(&out),
+                format!(
+                    "railnote: {}: 1 setting(s) of programmed actions cannot be written in the \
+                     notation and are left out\n",
+                    path.display()
+                )
+            ),
+        }
+        pipeline::round_trip(log.as_bytes());
+    }
+}
+
+/// The shared data beside the package (or `$RAILNOTE_SHARED`).
+fn railnote_shared() -> PathBuf {
+    std::env::var_os("RAILNOTE_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"))
 }

@@ -156,7 +156,16 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
                 }
             };
             match convert::to_notation(&log) {
-                Ok(doc) => emit(args.output.as_ref(), &notation::write(&doc))?,
+                Ok(doc) => {
+                    let left_out = convert::unwritable_settings(&log);
+                    if left_out > 0 {
+                        eprintln!(
+                            "railnote: {name}: {left_out} setting(s) of programmed actions cannot \
+                             be written in the notation and are left out"
+                        );
+                    }
+                    emit(args.output.as_ref(), &notation::write(&doc))?
+                }
                 Err(e) => {
                     eprintln!("{:?}", miette::Report::new(e));
                     return Ok(Outcome::Rejected);

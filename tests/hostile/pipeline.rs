@@ -179,7 +179,15 @@ pub fn round_trip(bytes: &[u8]) {
         let Ok(game) = railnote::replay::replay(&log) else {
             return;
         };
-        let doc = railnote::convert::to_notation(&log).expect("a log that replays converts");
+        let doc = match railnote::convert::to_notation(&log) {
+            Ok(doc) => doc,
+            // A name the notation cannot hold is refused, with a diagnostic.
+            Err(e @ railnote::convert::ConvertError::Unwritable(_)) => {
+                rendered(&e);
+                return;
+            }
+            Err(e) => panic!("a log that replays converts: {e:?}"),
+        };
         let written = write(&doc);
         let played = convertible("converted.rn", &written).unwrap_or_else(|| {
             panic!("the converted notation does not replay (or convert back):\n{written}")
@@ -207,4 +215,46 @@ fn notation_to_json(played: &Played) {
         final_state(&game, &log),
         "notation → JSON changes the game:\n{json}"
     );
+}
+
+/// The pictures of any input that reads as a game, as `map`, `chart`, `transcript` and `view`
+/// draw them: a game that cannot be drawn is refused with a diagnostic; one that can is drawn
+/// whole (transcript, charts and map readable SVG that paints, viewer), whatever its names
+/// hold.
+pub fn draw(bytes: &[u8]) {
+    use railnote::draw::document::GameDocument;
+    use railnote::draw::{chart, map, png, transcript, viewer};
+    let text = text_of(bytes);
+    let doc = if is_json(&text) {
+        let Ok(log) = railnote::log::read("fuzz.json", &text) else {
+            return;
+        };
+        GameDocument::from_json_log(&log)
+    } else {
+        GameDocument::from_notation("fuzz.rn", &text)
+    };
+    let doc = match doc {
+        Ok(doc) => doc,
+        Err(e) => {
+            rendered(&e);
+            return;
+        }
+    };
+    let events = transcript::events(&doc.log, Some(&doc.notes))
+        .unwrap_or_else(|e| panic!("a drawable game has no transcript: {e:?}"));
+    transcript::text(&events);
+    let history = chart::History::of(&doc.log)
+        .unwrap_or_else(|e| panic!("a drawable game has no chart: {e:?}"));
+    let game = railnote::replay::replay(&doc.log)
+        .unwrap_or_else(|e| panic!("a drawable game does not replay: {e:?}"));
+    let pictures = [
+        chart::prices_svg(&history),
+        chart::values_svg(&history),
+        map::map_svg(&game, &map::MapOptions::default()),
+    ];
+    for svg in &pictures {
+        // Painted small: the SVG must parse as XML and as SVG.
+        png::svg_to_png(svg, 0.02).unwrap_or_else(|e| panic!("{e}: {svg}"));
+    }
+    viewer::html(&doc).unwrap_or_else(|e| panic!("a drawable game has no viewer: {e:?}"));
 }
