@@ -5,10 +5,12 @@
 //! fixtures of every title: byte flips, truncation, nesting up to 100,000 deep, huge numbers,
 //! fragments repeated up to a hundred thousand times (inputs up to 4 MB), deletions, splices,
 //! moved lines; `tests/hostile/mutate.rs`) and runs `railnote check`, `replay --keep-going`,
-//! `fmt` and `convert` on it. A run that ends by a signal or with an exit code other than 0, 1
-//! or 2 is a crash, one over 2 s a hang (killed at 20 s), and more than 100 KB of output (stdout
-//! and stderr together) a flood. Failing inputs are kept in `target/mutation-failures/`.
-//! Prints the figures; exits 1 if anything failed.
+//! `replay --strict-rules`, `fmt`, `convert` both ways, `transcript`, `map`, `chart` and `view`
+//! on it. A run that ends by a signal or with an exit code other than 0, 1 or 2 is a crash, one
+//! over 2 s a hang (killed at 20 s), and more than 100 KB of diagnostics a flood: stderr, and
+//! stdout too for `check` and `replay`; `fmt` and `transcript` print the game itself, so their
+//! stdout may be up to 100 KB plus four times the input. Failing inputs are kept in
+//! `target/mutation-failures/`. Prints the figures; exits 1 if anything failed.
 //!
 //! The binary is `target/release/railnote` (or `$RAILNOTE_BIN`).
 
@@ -31,7 +33,8 @@ const MAX_LEN: usize = 4 << 20;
 struct Outcome {
     code: Option<i32>,
     elapsed: Duration,
-    output: usize,
+    stdout: usize,
+    stderr: usize,
     killed: bool,
 }
 
@@ -75,7 +78,8 @@ fn run(bin: &Path, args: &[&str]) -> Outcome {
     Outcome {
         code: status.code(),
         elapsed,
-        output: out.join().unwrap() + err.join().unwrap(),
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
         killed,
     }
 }
@@ -120,9 +124,13 @@ fn main() {
                 let p = path.to_str().unwrap();
                 let out_json = scratch.join(format!("job{job}.out.json"));
                 let out_rn = scratch.join(format!("job{job}.out.rn"));
-                let commands: [Vec<&str>; 5] = [
+                let out_svg = scratch.join(format!("job{job}.out.svg"));
+                let out_png = scratch.join(format!("job{job}.out.png"));
+                let out_html = scratch.join(format!("job{job}.out.html"));
+                let commands: [Vec<&str>; 10] = [
                     vec!["check", p],
                     vec!["replay", p, "--keep-going"],
+                    vec!["replay", p, "--strict-rules", "--format", "json"],
                     vec!["fmt", p],
                     vec![
                         "convert",
@@ -140,17 +148,31 @@ fn main() {
                         "-o",
                         out_rn.to_str().unwrap(),
                     ],
+                    vec!["transcript", p],
+                    vec!["map", p, "-o", out_svg.to_str().unwrap()],
+                    vec!["chart", p, "--values", "-o", out_png.to_str().unwrap()],
+                    vec!["view", p, "-o", out_html.to_str().unwrap()],
                 ];
                 for command in &commands {
                     let o = run(bin, command);
+                    // `fmt` and `transcript` print the game: proportional to the input.
+                    let printed = match command[0] {
+                        "fmt" | "transcript" => {
+                            o.stderr.max(o.stdout.saturating_sub(4 * mutated.len()))
+                        }
+                        _ => o.stdout + o.stderr,
+                    };
                     let problem = if o.killed {
                         Some(format!("killed after {:.1}s", o.elapsed.as_secs_f64()))
                     } else if !matches!(o.code, Some(0..=2)) {
                         Some(format!("crashed: exit {:?}", o.code))
                     } else if o.elapsed > SLOW {
                         Some(format!("took {:.2}s", o.elapsed.as_secs_f64()))
-                    } else if o.output > MAX_OUTPUT {
-                        Some(format!("printed {} bytes", o.output))
+                    } else if printed > MAX_OUTPUT {
+                        Some(format!(
+                            "printed {} bytes (stdout {}, stderr {})",
+                            printed, o.stdout, o.stderr
+                        ))
                     } else {
                         None
                     };
@@ -159,7 +181,7 @@ fn main() {
                         st.0 += 1;
                         st.1 += o.elapsed;
                         st.2 = st.2.max(o.elapsed);
-                        st.3 = st.3.max(o.output);
+                        st.3 = st.3.max(printed);
                         st.4 = st.4.max(mutated.len());
                     }
                     if let Some(problem) = problem {
@@ -185,7 +207,7 @@ fn main() {
     let found = found.into_inner().unwrap();
     println!(
         "{total} mutated inputs ({} seed files, {rounds} rounds, seed {seed}), {runs} runs in \
-         {:.0}s: mean {:.3}s, slowest {:.2}s, most output {} bytes, largest input {} bytes; {} \
+         {:.0}s: mean {:.3}s, slowest {:.2}s, most diagnostics {} bytes, largest input {} bytes; {} \
          problems",
         files.len(),
         start.elapsed().as_secs_f64(),

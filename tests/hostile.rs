@@ -480,7 +480,14 @@ fn an_empty_file_is_an_error() {
             empty.display()
         )
     );
-    for args in [&["replay"][..], &["convert", "--to", "json"], &["moves"]] {
+    let page = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile/empty.html");
+    for args in [
+        &["replay"][..],
+        &["convert", "--to", "json"],
+        &["moves"],
+        &["transcript"],
+        &["view", "-o", path_str(&page)],
+    ] {
         let args: Vec<&str> = args.iter().copied().chain([path_str(&empty)]).collect();
         let out = run(&args);
         assert_eq!(code(&out), 1, "{args:?}");
@@ -490,6 +497,13 @@ fn an_empty_file_is_an_error() {
             stderr(&out)
         );
     }
+    // The pictures say which problem it is.
+    let out = run(&["transcript", path_str(&empty)]);
+    assert!(
+        stderr(&out).contains("notation::no_game"),
+        "{}",
+        stderr(&out)
+    );
     // Comments only are no game either; formatting them is fine.
     let comments = scratch("comments.rn", b"{nothing here yet}\n");
     assert_eq!(code(&run(&["replay", path_str(&comments)])), 1);
@@ -516,6 +530,16 @@ fn dash_reads_standard_input() {
     assert_eq!(code(&out), 0);
     let out = run_with_stdin(&["convert", "-", "--to", "json"], &sample);
     assert_eq!(code(&out), 0);
+    let out = run_with_stdin(&["transcript", "-"], &sample);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("== Private Auction =="),
+        "{}",
+        stdout(&out)
+    );
+    let picture = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile/stdin.svg");
+    let out = run_with_stdin(&["map", "-", "-o", path_str(&picture)], &sample);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
     // A diagnostic names it.
     let out = run_with_stdin(&["replay", "-"], b"Ann: frob\n");
     assert_eq!(code(&out), 1);
@@ -560,6 +584,18 @@ fn a_closed_output_keeps_the_exit_code() {
         assert_eq!(with_closed(&["replay", "/nonexistent"], close_stderr), 2);
         let many = scratch("many-closed.rn", "Ann: frob\n".repeat(500).as_bytes());
         assert_eq!(with_closed(&["fmt", path_str(&many)], close_stderr), 1);
+        assert_eq!(
+            with_closed(&["transcript", path_str(&good)], close_stderr),
+            0
+        );
+        assert_eq!(
+            with_closed(&["transcript", path_str(&bad)], close_stderr),
+            1
+        );
+        assert_eq!(
+            with_closed(&["transcript", "/nonexistent"], close_stderr),
+            2
+        );
     }
 }
 
@@ -570,12 +606,24 @@ fn io_and_usage_errors_exit_2_and_say_what() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/1836jr30-opening.json");
     // A directory.
-    for command in ["replay", "fmt", "moves", "routes"] {
-        let out = run(&[command, path_str(&dir)]);
-        assert_eq!(code(&out), 2, "{command}");
+    let picture = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile/dir.svg");
+    let page = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile/dir.html");
+    for command in [
+        &["replay"][..],
+        &["fmt"],
+        &["moves"],
+        &["routes"],
+        &["transcript"],
+        &["map", "-o", path_str(&picture)],
+        &["chart", "--prices", "-o", path_str(&picture)],
+        &["view", "-o", path_str(&page)],
+    ] {
+        let command: Vec<&str> = command.iter().copied().chain([path_str(&dir)]).collect();
+        let out = run(&command);
+        assert_eq!(code(&out), 2, "{command:?}");
         assert!(
             stderr(&out).contains(&format!("{}: Is a directory", dir.display())),
-            "{command}: {}",
+            "{command:?}: {}",
             stderr(&out)
         );
     }
@@ -620,6 +668,37 @@ fn io_and_usage_errors_exit_2_and_say_what() {
         "{}",
         stderr(&out)
     );
+    // The pictures too.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("no/such/dir");
+    for (command, file) in [
+        (&["map"][..], "map.svg"),
+        (&["map"], "map.png"),
+        (&["chart", "--values"], "chart.svg"),
+        (&["view"], "game.html"),
+    ] {
+        let missing = dir.join(file);
+        let args: Vec<&str> = command
+            .iter()
+            .copied()
+            .chain([path_str(&sample), "-o", path_str(&missing)])
+            .collect();
+        let out = run(&args);
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "railnote: {}: No such file or directory (os error 2)\n",
+                missing.display()
+            ),
+            "{args:?}"
+        );
+    }
+    let out = run(&["view", path_str(&sample), "-o", "/dev/full"]);
+    assert_eq!(code(&out), 2);
+    assert_eq!(
+        stderr(&out),
+        "railnote: /dev/full: No space left on device (os error 28)\n"
+    );
     // --trace to a full disk names the file.
     let out = run(&["replay", path_str(&sample), "--trace", "/dev/full"]);
     assert_eq!(code(&out), 2);
@@ -649,6 +728,19 @@ fn io_and_usage_errors_exit_2_and_say_what() {
         "{}",
         stderr(&out)
     );
+    let picture = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile/at.svg");
+    for at in ["--at=100000", "--at=-1", "--at=OR 99.1"] {
+        let out = run(&["map", path_str(&sample), at, "-o", path_str(&picture)]);
+        assert_eq!(code(&out), 2, "{at}");
+        let shown = at.trim_start_matches("--at=");
+        assert!(
+            stderr(&out).starts_with(&format!(
+                "railnote: --at {shown}: no such state (the log has 66 actions"
+            )),
+            "{at}: {}",
+            stderr(&out)
+        );
+    }
 }
 
 /// The mutation run in CI: mutations of every seed file (byte flips, truncation, nesting, huge
