@@ -7,7 +7,8 @@
 //! moved lines; `tests/hostile/mutate.rs`) and runs `railnote check`, `replay --keep-going`,
 //! `replay --strict-rules`, `fmt`, `convert` both ways, `transcript`, `map`, `chart` and `view`
 //! on it. A run that ends by a signal or with an exit code other than 0, 1 or 2 is a crash, one
-//! over 2 s a hang (killed at 20 s), and more than 100 KB of diagnostics a flood: stderr, and
+//! over 2 s of CPU time a hang (killed after 20 s of wall-clock time; a slow run is timed three
+//! times and the fastest counts), and more than 100 KB of diagnostics a flood: stderr, and
 //! stdout too for `check` and `replay`; `fmt` and `transcript` print the game itself, so their
 //! stdout may be up to 100 KB plus four times the input. Failing inputs are kept in
 //! `target/mutation-failures/`. Prints the figures; exits 1 if anything failed.
@@ -32,6 +33,8 @@ const MAX_LEN: usize = 4 << 20;
 /// What one command did with one input.
 struct Outcome {
     code: Option<i32>,
+    /// The CPU time it used where the system says (Linux), else the wall-clock time: the
+    /// campaign runs on machines others share, where wall-clock time says little about railnote.
     elapsed: Duration,
     stdout: usize,
     stderr: usize,
@@ -63,7 +66,12 @@ fn run(bin: &Path, args: &[&str]) -> Outcome {
     let out = drain(Box::new(child.stdout.take().unwrap()));
     let err = drain(Box::new(child.stderr.take().unwrap()));
     let mut killed = false;
+    let mut cpu = None;
     let status = loop {
+        // Read before reaping: an exited child keeps its times until it is waited for.
+        if let Some(time) = cpu_time(child.id()) {
+            cpu = Some(time);
+        }
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
@@ -74,7 +82,7 @@ fn run(bin: &Path, args: &[&str]) -> Outcome {
         }
         std::thread::sleep(Duration::from_millis(2));
     };
-    let elapsed = start.elapsed();
+    let elapsed = cpu.unwrap_or_else(|| start.elapsed());
     Outcome {
         code: status.code(),
         elapsed,
@@ -82,6 +90,16 @@ fn run(bin: &Path, args: &[&str]) -> Outcome {
         stderr: err.join().unwrap(),
         killed,
     }
+}
+
+/// User and system time of a running or exited (not yet reaped) process, from
+/// `/proc/PID/stat` (fields 14 and 15, in clock ticks of 1/100 s).
+fn cpu_time(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) is in parentheses and may hold spaces.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
 }
 
 fn main() {
@@ -154,7 +172,18 @@ fn main() {
                     vec!["view", p, "-o", out_html.to_str().unwrap()],
                 ];
                 for command in &commands {
-                    let o = run(bin, command);
+                    let mut o = run(bin, command);
+                    // Time is wall-clock time on a machine others share: a slow run is timed
+                    // twice more, and the fastest counts.
+                    for _ in 0..2 {
+                        if o.killed || o.elapsed <= SLOW {
+                            break;
+                        }
+                        let again = run(bin, command);
+                        if again.elapsed < o.elapsed {
+                            o = again;
+                        }
+                    }
                     // `fmt` and `transcript` print the game: proportional to the input.
                     let printed = match command[0] {
                         "fmt" | "transcript" => {
@@ -207,7 +236,7 @@ fn main() {
     let found = found.into_inner().unwrap();
     println!(
         "{total} mutated inputs ({} seed files, {rounds} rounds, seed {seed}), {runs} runs in \
-         {:.0}s: mean {:.3}s, slowest {:.2}s, most diagnostics {} bytes, largest input {} bytes; {} \
+         {:.0}s: mean {:.3}s of CPU, slowest {:.2}s, most diagnostics {} bytes, largest input {} bytes; {} \
          problems",
         files.len(),
         start.elapsed().as_secs_f64(),
