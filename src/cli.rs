@@ -11,6 +11,7 @@ use std::io::{self, BufWriter, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -18,7 +19,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::action::{Action, Entity};
 use crate::engine::map::SearchLimits;
 use crate::ids::{CorpId, Money};
-use crate::log::{self, GameLog, LogError, Problem, ProblemKind, Span};
+use crate::log::{self, GameLog, LogError, Problem, ProblemKind, Span, DIAGNOSTICS_SHOWN};
 use crate::output::{
     best_run, json_log, run_revenues, FailureReport, MovesReport, RoutesReport, RunAudit, RunCheck,
     ScoreReport, Snapshot,
@@ -26,6 +27,15 @@ use crate::output::{
 use crate::replay::notation::PlayOptions;
 use crate::replay::{DeviationWarning, Replay, ReplayError};
 use crate::selfplay::Policy;
+
+/// `eprintln!` for this module and its children, without the standard one's panic when
+/// stderr is closed (`railnote fmt bad.rn 2>&1 | head -1`): a message nobody reads is dropped,
+/// and the exit code still says what happened.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
 
 mod draw_cmd;
 mod notation_cmd;
@@ -283,12 +293,77 @@ pub fn run(cli: &Cli) -> Outcome {
 fn io_outcome(result: io::Result<Outcome>) -> Outcome {
     match result {
         Ok(outcome) => outcome,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Outcome::Legal,
+        // A closed stdout never gets here (see `stdout`): any error is a real one, and a
+        // failure is never turned into success.
         Err(e) => {
             eprintln!("railnote: {e}");
             Outcome::Failed
         }
     }
+}
+
+/// Standard output for the commands' results. A reader that stops reading (`railnote check
+/// *.rn | head -1`) is not an error: what it does not read is dropped, the command runs to its
+/// end and the exit code still says what it found.
+pub(crate) fn stdout() -> Stdout {
+    Stdout(io::stdout().lock())
+}
+
+/// See [`stdout`].
+pub(crate) struct Stdout(io::StdoutLock<'static>);
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self.0.write(buf) {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(buf.len()),
+            result => result,
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self.0.flush() {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+            result => result,
+        }
+    }
+}
+
+/// The name that stands for standard input where a file is expected.
+pub(crate) const STDIN: &str = "-";
+
+/// How an input is named in messages (`<stdin>` for `-`).
+pub(crate) fn input_name(path: &Path) -> String {
+    if path.as_os_str() == STDIN {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// The text of an input file (`-`: standard input): without a UTF-8 byte-order mark (some
+/// Windows editors write one before a JSON log or a notation file), invalid UTF-8 replaced. One
+/// shared copy of it serves the whole command.
+pub(crate) fn read_input(path: &Path) -> io::Result<Arc<str>> {
+    read_unnamed(path).map_err(|e| with_path(Path::new(&input_name(path)), e))
+}
+
+/// [`read_input`], with errors that do not name the file.
+pub(crate) fn read_unnamed(path: &Path) -> io::Result<Arc<str>> {
+    let mut bytes = if path.as_os_str() == STDIN {
+        let mut bytes = Vec::new();
+        io::Read::read_to_end(&mut io::stdin().lock(), &mut bytes)?;
+        bytes
+    } else {
+        std::fs::read(path)?
+    };
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    };
+    Ok(Arc::from(text))
 }
 
 fn limits(time_limit: Option<u64>) -> SearchLimits {
@@ -301,7 +376,7 @@ fn print_json_or_text<T: serde::Serialize + std::fmt::Display>(
     format: Format,
     value: &T,
 ) -> io::Result<()> {
-    let mut out = io::stdout().lock();
+    let mut out = stdout();
     match format {
         Format::Text => write!(out, "{value}")?,
         Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(value)?)?,
@@ -312,18 +387,20 @@ fn print_json_or_text<T: serde::Serialize + std::fmt::Display>(
 /// The main line of a game file: an 18xx.games JSON log, or the first game of a notation
 /// file (replayed; a file it rejects is reported here, with its diagnostics).
 fn read_game(file: &Path, format: Format) -> io::Result<Result<GameLog, Outcome>> {
-    let bytes = std::fs::read(file).map_err(|e| with_path(file, e))?;
-    let name = file.display().to_string();
-    if notation_cmd::is_json(&bytes) {
-        return Ok(match import(&name, &bytes) {
+    let src = read_input(file)?;
+    let name = input_name(file);
+    if notation_cmd::is_json(&src) {
+        return Ok(match import(&name, &src) {
             Ok(log) => Ok(log),
             Err(e) => Err(reject(format, FailureReport::from(&e), e)?),
         });
     }
-    let src = String::from_utf8_lossy(&bytes);
-    match notation_cmd::play_all(&name, &src, PlayOptions::default()) {
-        Ok(played) => match played.into_iter().next() {
-            Some(first) => Ok(Ok(first.log)),
+    let mut first = None;
+    match notation_cmd::play_each(&name, &src, PlayOptions::default(), |played| {
+        first.get_or_insert(played.log);
+    }) {
+        Ok(_) => match first {
+            Some(log) => Ok(Ok(log)),
             None => {
                 eprintln!("railnote: {name}: no game in the file");
                 Ok(Err(Outcome::Rejected))
@@ -332,7 +409,7 @@ fn read_game(file: &Path, format: Format) -> io::Result<Result<GameLog, Outcome>
         Err((report, diag)) => {
             eprintln!("{:?}", miette::Report::new_boxed(diag));
             if format == Format::Json {
-                let mut out = io::stdout().lock();
+                let mut out = stdout();
                 writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
                 out.flush()?;
             }
@@ -457,57 +534,51 @@ pub(crate) fn with_path(path: &Path, e: io::Error) -> io::Error {
 }
 
 fn replay(args: &ReplayArgs) -> io::Result<Outcome> {
-    let bytes = std::fs::read(&args.file).map_err(|e| with_path(&args.file, e))?;
-    let name = args.file.display().to_string();
-    if !notation_cmd::is_json(&bytes) {
-        let src = String::from_utf8_lossy(&bytes);
+    let src = read_input(&args.file)?;
+    let name = input_name(&args.file);
+    if !notation_cmd::is_json(&src) {
+        // The standings of every game (printed once all are legal), or the first game for
+        // `--at` and `--trace`; the games themselves are not kept.
+        let standings = args.at.is_none() && args.trace.is_none();
+        let mut reports = Vec::new();
+        let mut warnings = Vec::new();
+        let mut first = None;
         let options = PlayOptions {
             keep_going: args.keep_going,
             strict_rules: args.strict_rules,
         };
-        let played = match notation_cmd::play_all(&name, &src, options) {
-            Ok(p) => p,
-            Err((report, diag)) => {
-                eprintln!("{:?}", miette::Report::new_boxed(diag));
-                if args.format == Format::Json {
-                    let mut out = io::stdout().lock();
-                    writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
-                    out.flush()?;
-                }
-                return Ok(Outcome::Rejected);
+        let played = notation_cmd::play_each(&name, &src, options, |p| {
+            if standings {
+                reports.push(standings_of(args.format, &p));
+                warnings.extend(p.warnings);
+            } else {
+                first.get_or_insert(p.log);
             }
-        };
-        if args.at.is_none() && args.trace.is_none() {
-            let mut out = io::stdout().lock();
-            for p in &played {
-                let report = ScoreReport::new(&p.game, &p.log).with_warnings(&p.warnings);
-                match args.format {
-                    Format::Text => {
-                        write!(out, "{report}")?;
-                        for c in &p.corrections {
-                            let (line, _) = c.span.line_col(&p.log.src);
-                            writeln!(
-                                out,
-                                "correction applied (line {line}, {}): {}",
-                                c.round, c.text
-                            )?;
-                        }
-                    }
-                    Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?,
-                }
+        });
+        if let Err((report, diag)) = played {
+            eprintln!("{:?}", miette::Report::new_boxed(diag));
+            if args.format == Format::Json {
+                let mut out = stdout();
+                writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+                out.flush()?;
+            }
+            return Ok(Outcome::Rejected);
+        }
+        if standings {
+            let mut out = stdout();
+            for report in reports {
+                out.write_all(report?.as_bytes())?;
             }
             out.flush()?;
-            for p in &played {
-                print_warnings(&p.warnings);
-            }
+            print_warnings(&warnings);
             return Ok(Outcome::Legal);
         }
-        let Some(first) = played.into_iter().next() else {
+        let Some(first) = first else {
             return Ok(Outcome::Legal);
         };
-        return replay_log(args, &first.log);
+        return replay_log(args, &first);
     }
-    let log = match import(&name, &bytes) {
+    let log = match import(&name, &src) {
         Ok(log) => log,
         Err(e) => return reject(args.format, FailureReport::from(&e), e),
     };
@@ -515,16 +586,15 @@ fn replay(args: &ReplayArgs) -> io::Result<Outcome> {
 }
 
 fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
-    let log = log.clone();
-    let mut replay = match Replay::new(&log) {
+    let mut replay = match Replay::new(log) {
         Ok(r) => r.strict_rules(args.strict_rules),
         Err(e) => return reject(args.format, FailureReport::from(&e), ReplayError::from(e)),
     };
     if args.check_runs {
-        return check_runs(args, &log, replay);
+        return check_runs(args, log, replay);
     }
     if args.at == Some(0) {
-        return print_snapshot(args.format, &Snapshot::of(replay.game(), &log));
+        return print_snapshot(args.format, &Snapshot::of(replay.game(), log));
     }
     let mut trace = match &args.trace {
         Some(path) => Some(BufWriter::new(
@@ -535,7 +605,7 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
     let mut last = None;
     let mut trace_error = None;
     let result = replay.run_with(|step, game| {
-        let snapshot = Snapshot::after(game, &log, step);
+        let snapshot = Snapshot::after(game, log, step);
         if let Some(out) = trace.as_mut() {
             let line = serde_json::to_string(&snapshot).map_err(io::Error::from);
             if let Err(e) = line.and_then(|l| writeln!(out, "{l}")) {
@@ -551,11 +621,9 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
             ControlFlow::Continue(())
         }
     });
-    if let Some(out) = trace.as_mut() {
-        out.flush()?;
-    }
-    if let Some(e) = trace_error {
-        return Err(e);
+    let flushed = trace.as_mut().map_or(Ok(()), Write::flush);
+    if let (Some(path), Some(e)) = (&args.trace, trace_error.or(flushed.err())) {
+        return Err(with_path(path, e));
     }
     if let Err(e) = result {
         return reject(args.format, FailureReport::from(&e), ReplayError::from(e));
@@ -572,8 +640,8 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
             }
         },
         None => {
-            let report = ScoreReport::new(replay.game(), &log).with_warnings(replay.warnings());
-            let mut out = io::stdout().lock();
+            let report = ScoreReport::new(replay.game(), log).with_warnings(replay.warnings());
+            let mut out = stdout();
             match args.format {
                 Format::Text => write!(out, "{report}")?,
                 Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?,
@@ -587,18 +655,46 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
 }
 
 /// The deviation warnings as diagnostics on stderr, after the standings or the state.
+/// The first [`DIAGNOSTICS_SHOWN`] of them: a file cannot make megabytes of warnings.
 fn print_warnings(warnings: &[DeviationWarning]) {
-    for w in warnings {
+    for w in warnings.iter().take(DIAGNOSTICS_SHOWN) {
         eprintln!("{:?}", miette::Report::new(w.clone()));
+    }
+    if let Some(more) = warnings
+        .len()
+        .checked_sub(DIAGNOSTICS_SHOWN)
+        .filter(|&n| n > 0)
+    {
+        eprintln!(
+            "railnote: and {more} more deviation warning(s) (`--format json` lists them all)"
+        );
     }
 }
 
+/// A game's standings as `replay` prints them, with the corrections applied.
+fn standings_of(format: Format, p: &crate::replay::notation::Played) -> io::Result<String> {
+    let report = ScoreReport::new(&p.game, &p.log).with_warnings(&p.warnings);
+    Ok(match format {
+        Format::Text => {
+            let mut text = report.to_string();
+            for c in &p.corrections {
+                let (line, _) = c.span.line_col(&p.log.src);
+                text.push_str(&format!(
+                    "correction applied (line {line}, {}): {}\n",
+                    c.round, c.text
+                ));
+            }
+            text
+        }
+        Format::Json => format!("{}\n", serde_json::to_string_pretty(&report)?),
+    })
+}
+
 /// Reads an 18xx.games JSON log (notation files are read by [`notation_cmd`]).
-pub(crate) fn import(name: &str, bytes: &[u8]) -> Result<GameLog, LogError> {
-    let src = String::from_utf8_lossy(bytes);
+pub(crate) fn import(name: &str, src: &Arc<str>) -> Result<GameLog, LogError> {
     let first = src.trim_start();
     if first.starts_with('{') {
-        return log::read(name, &src);
+        return log::read_shared(name, Arc::clone(src));
     }
     let offset = src.len() - first.len();
     let len = first.chars().next().map_or(0, char::len_utf8);
@@ -609,11 +705,11 @@ pub(crate) fn import(name: &str, bytes: &[u8]) -> Result<GameLog, LogError> {
         "expected `{` here",
     )
     .with_help("railnote reads 18xx.games game logs: a JSON object starting with `{`");
-    Err(LogError::new(name, src.into_owned().into(), vec![problem]))
+    Err(LogError::new(name, Arc::clone(src), vec![problem]))
 }
 
 fn print_snapshot(format: Format, snapshot: &Snapshot) -> io::Result<Outcome> {
-    let mut out = io::stdout().lock();
+    let mut out = stdout();
     match format {
         Format::Text => write!(out, "{snapshot}")?,
         Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(snapshot)?)?,
@@ -629,7 +725,7 @@ fn reject(
 ) -> io::Result<Outcome> {
     eprintln!("{:?}", miette::Report::new(error));
     if format == Format::Json {
-        let mut out = io::stdout().lock();
+        let mut out = stdout();
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
         out.flush()?;
     }
@@ -682,7 +778,7 @@ fn moves(args: &MovesArgs) -> io::Result<Outcome> {
     }
     let game = replay.game();
     let report = MovesReport::new(game, &game.legal_actions(), replay.processed());
-    let mut out = io::stdout().lock();
+    let mut out = stdout();
     match args.format {
         Format::Text => write!(out, "{report}")?,
         Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?,
@@ -730,7 +826,7 @@ fn selfplay(args: &SelfplayArgs) -> io::Result<Outcome> {
                 let path = dir.join(format!("{seed}.json"));
                 std::fs::write(&path, &text).map_err(|e| with_path(&path, e))?;
             }
-            println!("{summary}");
+            writeln!(stdout(), "{summary}")?;
             continue;
         }
         match (args.format, &args.output) {
@@ -739,7 +835,7 @@ fn selfplay(args: &SelfplayArgs) -> io::Result<Outcome> {
                 eprintln!("{summary}");
             }
             (Format::Json, None) => {
-                let mut out = io::stdout().lock();
+                let mut out = stdout();
                 writeln!(out, "{text}")?;
                 out.flush()?;
             }
@@ -747,7 +843,7 @@ fn selfplay(args: &SelfplayArgs) -> io::Result<Outcome> {
                 if let Some(path) = &args.output {
                     std::fs::write(path, format!("{text}\n")).map_err(|e| with_path(path, e))?;
                 }
-                let mut out = io::stdout().lock();
+                let mut out = stdout();
                 writeln!(out, "{summary}")?;
                 for (p, v) in played.game.player_values() {
                     writeln!(out, "  {:<12} {v}", played.game.player(p).name)?;

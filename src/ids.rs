@@ -154,6 +154,19 @@ pub struct Money(pub i64);
 impl Money {
     /// No money.
     pub const ZERO: Money = Money(0);
+
+    /// The largest amount an action states or a correction moves, and the largest cash anyone
+    /// may hold: far beyond any bank (1836Jr30's holds 6,000), and small enough that no sum the
+    /// rules make of such amounts can overflow.
+    pub const LIMIT: Money = Money(1_000_000_000);
+
+    /// `self + other`, if within [`Money::LIMIT`] either way.
+    pub fn bounded_add(self, other: Money) -> Option<Money> {
+        self.0
+            .checked_add(other.0)
+            .filter(|sum| (-Money::LIMIT.0..=Money::LIMIT.0).contains(sum))
+            .map(Money)
+    }
 }
 
 impl fmt::Display for Money {

@@ -15,7 +15,7 @@ use std::ops::ControlFlow;
 
 use crate::action::Action;
 use crate::engine::{Game, GameOptions, GameSetup, RuleViolation, SetupError};
-use crate::log::{GameLog, LogSource, LoggedAction, Span};
+use crate::log::{label_span, short_name, shorten_quotes, GameLog, LogSource, LoggedAction, Span};
 
 pub mod notation;
 mod warning;
@@ -304,18 +304,35 @@ pub enum ReplayError {
 }
 
 /// The log's header describes a game the title does not allow (player count, optional rule).
-#[derive(Debug, thiserror::Error, Diagnostic)]
-#[error("cannot set the game up: {error}")]
-#[diagnostic(code(replay::setup))]
+#[derive(Debug, thiserror::Error)]
+#[error("{}", shorten_quotes(format!("cannot set the game up: {error}")))]
 pub struct SetupFailed {
     /// The file.
-    #[source_code]
     pub src: LogSource,
     /// Where the offending header entry is.
-    #[label("{error}")]
     pub span: Span,
     /// What the engine said.
     pub error: SetupError,
+}
+
+impl Diagnostic for SetupFailed {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new("replay::setup"))
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&self.src)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        // The error may quote the header (an optional rule's name) at any length.
+        Some(Box::new(std::iter::once(
+            LabeledSpan::new_primary_with_span(
+                Some(shorten_quotes(self.error.to_string())),
+                label_span(self.span),
+            ),
+        )))
+    }
 }
 
 /// An action the rules do not allow, located in the log.
@@ -341,12 +358,20 @@ pub struct IllegalAction {
     /// Who the game was waiting for, if anyone.
     pub expected_actor: Option<String>,
     /// The rule broken.
-    #[source]
     pub violation: RuleViolation,
     /// What would have been legal instead, written in the notation: moves of the same kind
     /// first, sorted, at most [`LEGAL_SHOWN`] (then how many more).
     pub legal: Vec<String>,
+    /// The rule broken as the diagnostic shows it (the engine's message may quote a player's
+    /// name of any length).
+    #[source]
+    shown: ShownViolation,
 }
+
+/// A rule violation's message, cut short for a diagnostic.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct ShownViolation(String);
 
 /// How many legal alternatives a diagnostic lists.
 pub const LEGAL_SHOWN: usize = 8;
@@ -359,7 +384,7 @@ fn legal_alternatives(game: &Game, action: &Action) -> Vec<String> {
         .actions
         .iter()
         .map(|l| {
-            let actor = game.entity_name(l.action.entity());
+            let actor = short_name(&game.entity_name(l.action.entity()));
             let text = crate::replay::notation::to_notation(game, &l.action).to_string();
             let text = match l.max_price {
                 Some(max) => format!("{actor}: {text} (up to {max})"),
@@ -404,11 +429,14 @@ impl IllegalAction {
             index,
             action_id: logged.action_id,
             auto,
-            action_type,
+            action_type: short_name(&action_type),
             round: game.round_label(),
-            actor: game.entity_name(action.entity()),
-            expected_actor: game.acting_entity().map(|e| game.entity_name(e)),
+            actor: short_name(&game.entity_name(action.entity())),
+            expected_actor: game
+                .acting_entity()
+                .map(|e| short_name(&game.entity_name(e))),
             legal: legal_alternatives(game, action),
+            shown: ShownViolation(shorten_quotes(violation.to_string())),
             violation,
         }
     }
@@ -444,7 +472,10 @@ impl Diagnostic for IllegalAction {
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         Some(Box::new(std::iter::once(
-            LabeledSpan::new_primary_with_span(Some(self.violation.to_string()), self.span),
+            LabeledSpan::new_primary_with_span(
+                Some(shorten_quotes(self.violation.to_string())),
+                label_span(self.span),
+            ),
         )))
     }
 
@@ -456,7 +487,8 @@ impl Diagnostic for IllegalAction {
         if !self.legal.is_empty() {
             parts.push(format!("legal here: {}", self.legal.join("; ")));
         }
-        (!parts.is_empty()).then(|| Box::new(parts.join("\n")) as Box<dyn fmt::Display>)
+        (!parts.is_empty())
+            .then(|| Box::new(shorten_quotes(parts.join("\n"))) as Box<dyn fmt::Display>)
     }
 }
 

@@ -24,6 +24,9 @@ mod browser;
 /// Pictures: map snapshots and the map against the board at every state, charts, the
 /// transcript, the viewer.
 mod draw;
+/// Hostile input: the findings with their minimal inputs, the command line's edge
+/// cases, and the mutation run.
+mod hostile;
 /// Legal-move generation agrees with the legality check (fixtures and self-play).
 mod legal;
 /// The railnote notation: fixture round trips (JSON → notation → JSON), fmt idempotence,

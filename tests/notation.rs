@@ -97,10 +97,7 @@ fn rejected(src: &str) -> String {
             let shared: Arc<str> = Arc::from(src);
             match play("game.rn", &shared, &doc.games[0], KEEP_GOING) {
                 Err(e) => render(&e),
-                Ok(p) => render(&GameRejected {
-                    src: p.errors[0].src.clone(),
-                    errors: p.errors,
-                }),
+                Ok(p) => render(&GameRejected::of(&p).expect("rejected")),
             }
         }
     }

@@ -42,10 +42,7 @@ fn replay(name: &str, src: &str) -> Result<Played, String> {
     if played.errors.is_empty() {
         Ok(played)
     } else {
-        Err(render(&GameRejected {
-            src: played.errors[0].src.clone(),
-            errors: played.errors,
-        }))
+        Err(render(&GameRejected::of(&played).expect("rejected")))
     }
 }
 
@@ -97,11 +94,7 @@ fn diagnostics(name: &str, src: &str) -> (String, BTreeSet<String>) {
                 Ok(p) => {
                     assert!(!p.errors.is_empty(), "{name} replays without an error");
                     codes.extend(p.errors.iter().map(|e| e.code.to_string()));
-                    let rejected = GameRejected {
-                        src: p.errors[0].src.clone(),
-                        errors: p.errors,
-                    };
-                    render(&rejected)
+                    render(&GameRejected::of(&p).expect("rejected"))
                 }
             }
         }

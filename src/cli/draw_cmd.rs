@@ -5,7 +5,10 @@ use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
 
-use super::{import, limits, notation_cmd, read_game, reject, with_path, Format, Outcome};
+use super::{
+    import, input_name, limits, notation_cmd, read_game, read_input, reject, with_path, Format,
+    Outcome,
+};
 use crate::draw::document::GameDocument;
 use crate::draw::map::{map_svg, route_paths, DrawnRoute, MapOptions};
 use crate::draw::{chart, png, transcript, viewer};
@@ -296,7 +299,7 @@ pub(super) fn transcript(args: &TranscriptArgs) -> io::Result<Outcome> {
         Ok(e) => e,
         Err(e) => return reject(args.format, replay_report(&e), e),
     };
-    let mut out = io::stdout().lock();
+    let mut out = super::stdout();
     match args.format {
         Format::Text => write!(out, "{}", transcript::text(&events))?,
         Format::Json => {
@@ -332,10 +335,10 @@ fn replay_report(e: &ReplayError) -> FailureReport {
 /// Reads a game for the transcript or the viewer; a file that cannot be read as a game is
 /// reported (with its diagnostic) and gives `None`.
 fn read_document(file: &Path) -> io::Result<Option<GameDocument>> {
-    let bytes = std::fs::read(file).map_err(|e| with_path(file, e))?;
-    let name = file.display().to_string();
-    let read = if notation_cmd::is_json(&bytes) {
-        match import(&name, &bytes) {
+    let src = read_input(file)?;
+    let name = input_name(file);
+    let read = if notation_cmd::is_json(&src) {
+        match import(&name, &src) {
             Ok(log) => GameDocument::from_json_log(&log),
             Err(e) => {
                 eprintln!("{:?}", miette::Report::new(e));
@@ -343,7 +346,7 @@ fn read_document(file: &Path) -> io::Result<Option<GameDocument>> {
             }
         }
     } else {
-        GameDocument::from_notation(&name, &String::from_utf8_lossy(&bytes))
+        GameDocument::from_notation(&name, &src)
     };
     match read {
         Ok(doc) => Ok(Some(doc)),

@@ -8,19 +8,21 @@ use std::sync::Arc;
 
 use miette::Diagnostic;
 
-use super::{import, with_path, CheckArgs, ConvertArgs, FmtArgs, Outcome, Target};
+use super::{
+    import, input_name, read_input, read_unnamed, with_path, CheckArgs, ConvertArgs, FmtArgs,
+    Outcome, Target,
+};
 use crate::convert;
+use crate::log::shorten_quotes;
 use crate::notation;
 use crate::output::{FailureDetail, FailureReport};
 use crate::replay::notation::{play, GameRejected, PlayOptions, Played};
 use crate::replay::ReplayError;
 
 /// Whether the content is an 18xx.games JSON log (it starts with `{`).
-pub(super) fn is_json(bytes: &[u8]) -> bool {
-    bytes
-        .iter()
-        .find(|b| !b.is_ascii_whitespace())
-        .is_some_and(|b| *b == b'{')
+pub(super) fn is_json(text: &str) -> bool {
+    text.trim_start_matches(|c: char| c.is_ascii_whitespace())
+        .starts_with('{')
 }
 
 type Failure = (FailureReport, Box<dyn Diagnostic + Send + Sync>);
@@ -48,54 +50,92 @@ fn failure(
 /// Parses and replays every game of a notation file.
 pub(super) fn play_all(
     name: &str,
-    src: &str,
+    src: &Arc<str>,
     options: PlayOptions,
 ) -> Result<Vec<Played>, Failure> {
+    let mut out = Vec::new();
+    play_each(name, src, options, |played| out.push(played))?;
+    Ok(out)
+}
+
+/// Parses a notation file and replays its games in order, handing each to `visit` (which keeps
+/// what it needs: a file of many games is never held replayed all at once); returns how many
+/// there were.
+///
+/// # Errors
+/// The syntax errors, a file without a game, or the first game that cannot be set up or is
+/// rejected.
+pub(super) fn play_each(
+    name: &str,
+    src: &Arc<str>,
+    options: PlayOptions,
+    mut visit: impl FnMut(Played),
+) -> Result<usize, Failure> {
     let doc = notation::parse(name, src).map_err(|e| {
-        let msg = e
-            .errors
-            .iter()
-            .map(|e| e.message.clone())
-            .collect::<Vec<_>>()
-            .join("; ");
+        // One line however many errors: the first, where it is, and how many follow.
+        let msg = match e.errors.as_slice() {
+            [] => e.to_string(),
+            [first, rest @ ..] => {
+                let (line, column) = first.span.line_col(src);
+                let more = match rest.len() + e.omitted {
+                    0 => String::new(),
+                    n => format!(" (and {n} more)"),
+                };
+                format!("line {line}:{column}: {}{more}", first.message)
+            }
+        };
         (
             failure("notation::invalid", msg, None, None, None),
             Box::new(e) as Box<dyn Diagnostic + Send + Sync>,
         )
     })?;
-    let shared: Arc<str> = Arc::from(src);
-    let mut out = Vec::new();
-    for g in &doc.games {
-        let played = play(name, &shared, g, options).map_err(|e| {
+    if doc.games.is_empty() {
+        // Nothing to check is not a legal game: an empty file, or one of comments only, is
+        // most likely the wrong file.
+        let message = "no game in the file";
+        let diag = miette::MietteDiagnostic::new(format!("{name}: {message}"))
+            .with_code("notation::no_game")
+            .with_help("a game starts with its tags, e.g. `[Title \"1836Jr30\"]` and `[Players \"Ann, Bob, Cid\"]`, then its moves");
+        return Err((
+            failure("notation::no_game", message.to_string(), None, None, None),
+            Box::new(diag),
+        ));
+    }
+    let games = doc.games.len();
+    // Each game's text is dropped once it is replayed.
+    for g in doc.games {
+        let played = play(name, src, &g, options).map_err(|e| {
             (
                 failure(e.code, e.label.clone(), None, None, None),
                 Box::new(e) as Box<dyn Diagnostic + Send + Sync>,
             )
         })?;
         if let Some(first) = played.errors.first() {
+            let more = match played.errors.len() + played.omitted - 1 {
+                0 => String::new(),
+                n => format!(" (and {n} more)"),
+            };
             let report = failure(
                 first.code,
-                format!("{}: {}", first.headline, first.label),
+                format!("{}: {}{more}", first.headline, first.label),
                 Some(first.index),
                 Some(first.round.clone()),
                 first.actor.clone(),
             );
-            let rejected = GameRejected {
-                src: first.src.clone(),
-                errors: played.errors.clone(),
-            };
-            return Err((report, Box::new(rejected)));
+            if let Some(rejected) = GameRejected::of(&played) {
+                return Err((report, Box::new(rejected)));
+            }
         }
-        out.push(played);
+        visit(played);
     }
-    Ok(out)
+    Ok(games)
 }
 
 fn emit(output: Option<&std::path::PathBuf>, text: &str) -> io::Result<()> {
     match output {
         Some(path) => std::fs::write(path, text).map_err(|e| with_path(path, e)),
         None => {
-            let mut out = io::stdout().lock();
+            let mut out = super::stdout();
             out.write_all(text.as_bytes())?;
             out.flush()
         }
@@ -104,12 +144,11 @@ fn emit(output: Option<&std::path::PathBuf>, text: &str) -> io::Result<()> {
 
 /// `railnote convert FILE --to notation|json [-o OUT]`.
 pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
-    let bytes = std::fs::read(&args.file).map_err(|e| with_path(&args.file, e))?;
-    let name = args.file.display().to_string();
-    let src = String::from_utf8_lossy(&bytes);
-    match (is_json(&bytes), args.to) {
+    let src = read_input(&args.file)?;
+    let name = input_name(&args.file);
+    match (is_json(&src), args.to) {
         (true, Target::Notation) => {
-            let log = match import(&name, &bytes) {
+            let log = match import(&name, &src) {
                 Ok(log) => log,
                 Err(e) => {
                     eprintln!("{:?}", miette::Report::new(e));
@@ -117,7 +156,16 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
                 }
             };
             match convert::to_notation(&log) {
-                Ok(doc) => emit(args.output.as_ref(), &notation::write(&doc))?,
+                Ok(doc) => {
+                    let left_out = convert::unwritable_settings(&log);
+                    if left_out > 0 {
+                        eprintln!(
+                            "railnote: {name}: {left_out} setting(s) of programmed actions cannot \
+                             be written in the notation and are left out"
+                        );
+                    }
+                    emit(args.output.as_ref(), &notation::write(&doc))?
+                }
                 Err(e) => {
                     eprintln!("{:?}", miette::Report::new(e));
                     return Ok(Outcome::Rejected);
@@ -125,22 +173,23 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
             }
         }
         (false, Target::Json) => {
-            let played = match play_all(&name, &src, PlayOptions::default()) {
-                Ok(p) => p,
+            // Every game must be legal; the first is converted.
+            let mut first = None;
+            let games = match play_each(&name, &src, PlayOptions::default(), |p| {
+                first.get_or_insert(p);
+            }) {
+                Ok(n) => n,
                 Err((_, d)) => {
                     eprintln!("{:?}", miette::Report::new_boxed(d));
                     return Ok(Outcome::Rejected);
                 }
             };
-            let Some(first) = played.first() else {
+            let Some(first) = first else {
                 eprintln!("railnote: {name}: no game to convert");
                 return Ok(Outcome::Rejected);
             };
-            if played.len() > 1 {
-                eprintln!(
-                    "railnote: {name}: {} games; converting the first",
-                    played.len()
-                );
+            if games > 1 {
+                eprintln!("railnote: {name}: {games} games; converting the first");
             }
             if first.game.title.random_setup && first.log.header.seed.is_none() {
                 // 18xx.games draws the setup from the seed: without it the log would load
@@ -159,7 +208,7 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
                     first.corrections.len()
                 );
             }
-            let json = convert::to_json(first);
+            let json = convert::to_json(&first);
             emit(
                 args.output.as_ref(),
                 &format!("{}\n", serde_json::to_string(&json)?),
@@ -167,7 +216,7 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
         }
         (true, Target::Json) => {
             // Normalise: read, filter undo/redo, write the minimal log.
-            let log = match import(&name, &bytes) {
+            let log = match import(&name, &src) {
                 Ok(log) => log,
                 Err(e) => {
                     eprintln!("{:?}", miette::Report::new(e));
@@ -181,7 +230,7 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
                     return Ok(Outcome::Rejected);
                 }
             };
-            let text = notation::write(&doc);
+            let text: Arc<str> = Arc::from(notation::write(&doc));
             let played = match play_all(&name, &text, PlayOptions::default()) {
                 Ok(p) => p,
                 Err((_, d)) => {
@@ -211,9 +260,8 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
 
 /// `railnote fmt FILE [--write]`.
 pub(super) fn fmt(args: &FmtArgs) -> io::Result<Outcome> {
-    let bytes = std::fs::read(&args.file).map_err(|e| with_path(&args.file, e))?;
-    let name = args.file.display().to_string();
-    let src = String::from_utf8_lossy(&bytes);
+    let src = read_input(&args.file)?;
+    let name = input_name(&args.file);
     let doc = match notation::parse(&name, &src) {
         Ok(d) => d,
         Err(e) => {
@@ -222,6 +270,10 @@ pub(super) fn fmt(args: &FmtArgs) -> io::Result<Outcome> {
         }
     };
     let text = notation::write(&doc);
+    if args.write && args.file.as_os_str() == super::STDIN {
+        eprintln!("railnote: --write rewrites a file, not standard input");
+        return Ok(Outcome::Failed);
+    }
     if args.write {
         emit(Some(&args.file), &text)?;
     } else {
@@ -233,15 +285,15 @@ pub(super) fn fmt(args: &FmtArgs) -> io::Result<Outcome> {
 /// `railnote check FILE...`: one line per file.
 pub(super) fn check(args: &CheckArgs) -> io::Result<Outcome> {
     let mut outcome = Outcome::Legal;
-    let mut out = io::stdout().lock();
+    let mut out = super::stdout();
     for file in &args.files {
-        let name = file.display().to_string();
-        let line = match std::fs::read(file) {
+        let name = input_name(file);
+        let line = match read_unnamed(file) {
             Err(e) => {
                 outcome = Outcome::Failed;
                 format!("{name}: error: {e}")
             }
-            Ok(bytes) => match check_one(&name, &bytes, args.strict_rules) {
+            Ok(src) => match check_one(&name, &src, args.strict_rules) {
                 Ok(summary) => format!("{name}: ok ({summary})"),
                 Err(msg) => {
                     if outcome == Outcome::Legal {
@@ -257,41 +309,39 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<Outcome> {
     Ok(outcome)
 }
 
-fn check_one(name: &str, bytes: &[u8], strict_rules: bool) -> Result<String, String> {
+fn check_one(name: &str, src: &Arc<str>, strict_rules: bool) -> Result<String, String> {
     let warned = |n: usize| match n {
         0 => String::new(),
         1 => ", 1 deviation warning".to_string(),
         n => format!(", {n} deviation warnings"),
     };
-    if is_json(bytes) {
-        let log = import(name, bytes).map_err(|e| format!("error[{}]: {e}", e.first_code()))?;
+    if is_json(src) {
+        let log = import(name, src).map_err(|e| format!("error[{}]: {e}", e.first_code()))?;
         let n = log.actions.len();
         let replayed =
             crate::replay::replay_with_warnings(&log, strict_rules).map_err(|e| match &e {
-                ReplayError::Illegal(i) => format!("error[{}]: {e}: {}", i.rule(), i.violation),
+                ReplayError::Illegal(i) => {
+                    shorten_quotes(format!("error[{}]: {e}: {}", i.rule(), i.violation))
+                }
                 ReplayError::Setup(_) => format!("error[replay::setup]: {e}"),
             })?;
         return Ok(format!("{n} actions{}", warned(replayed.warnings.len())));
     }
-    let src = String::from_utf8_lossy(bytes);
     let options = PlayOptions {
         strict_rules,
         ..PlayOptions::default()
     };
-    match play_all(name, &src, options) {
-        Ok(games) => {
-            let moves: usize = games.iter().map(|g| g.log.actions.len()).sum();
-            let warnings: usize = games.iter().map(|g| g.warnings.len()).sum();
-            let last = games
-                .last()
-                .map(|g| g.game.round_label())
-                .unwrap_or_default();
-            Ok(format!(
-                "{} game(s), {moves} actions, ends in {last}{}",
-                games.len(),
-                warned(warnings)
-            ))
-        }
+    let (mut games, mut moves, mut warnings, mut last) = (0, 0, 0, String::new());
+    match play_each(name, src, options, |game| {
+        games += 1;
+        moves += game.log.actions.len();
+        warnings += game.warnings.len();
+        last = game.game.round_label();
+    }) {
+        Ok(_) => Ok(format!(
+            "{games} game(s), {moves} actions, ends in {last}{}",
+            warned(warnings)
+        )),
         Err((report, _)) => {
             let e = report.error;
             Err(format!("error[{}]: {}", e.rule, e.message))

@@ -7,11 +7,13 @@
 // A conversion fails once; the size of the error value does not matter.
 #![allow(clippy::result_large_err)]
 
+use miette::{Diagnostic, LabeledSpan, SourceCode};
 use serde_json::{json, Map, Value};
+use std::fmt;
 
 use crate::action::{Action, BidTarget, DividendKind, Entity};
 use crate::engine::Game;
-use crate::log::{GameLog, Span};
+use crate::log::{label_span, shorten_quotes, GameLog, LogSource, Span};
 use crate::notation::{self, Document, Element, GameText, Heading, RawAction, RoundName, Tag};
 use crate::replay::notation::{move_for, train_text, Played};
 use crate::replay::{IllegalAction, Replay, SetupFailed};
@@ -27,6 +29,135 @@ pub enum ConvertError {
     #[error(transparent)]
     #[diagnostic(transparent)]
     Illegal(#[from] IllegalAction),
+    /// A name in the log's header that the notation cannot hold.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Unwritable(#[from] Box<UnwritableName>),
+}
+
+/// A name from the log's header (a player's name or id, an optional rule, the game's id) that
+/// the notation cannot write: written anyway, the notation would not read back, or would read
+/// as other players.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", shorten_quotes(format!("the {what} `{value}` cannot be written in the notation: {why}")))]
+pub struct UnwritableName {
+    /// The file.
+    pub src: LogSource,
+    /// Where the name is (the header, when the reader keeps no place for it).
+    pub span: Span,
+    /// What the name is (`player name`, `optional rule`).
+    pub what: &'static str,
+    /// The name.
+    pub value: String,
+    /// Why it cannot be written.
+    pub why: &'static str,
+}
+
+impl Diagnostic for UnwritableName {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new("convert::unwritable_name"))
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&self.src)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        Some(Box::new(std::iter::once(
+            LabeledSpan::new_primary_with_span(
+                Some(format!("{}: {}", self.what, self.why)),
+                label_span(self.span),
+            ),
+        )))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(
+            "the notation writes these names in tags (`[Players \"Ann, Bob\"]`) and quotes a \
+             player's name before a move: a name cannot hold `\"`, `]`, a comma or a line break, \
+             be empty or start or end with a space, be a corporation's or a private's symbol, and two \
+             players cannot share one",
+        ))
+    }
+}
+
+/// Why `name` cannot be one of the comma-separated names of a tag, if it cannot.
+fn unwritable_in_list(name: &str) -> Option<&'static str> {
+    if name.is_empty() {
+        Some("it is empty")
+    } else if name.contains('"') {
+        Some("it holds `\"`, which ends a tag's value and a quoted name")
+    } else if name.contains(']') {
+        Some("it holds `]`, which ends a tag")
+    } else if name.contains(['\n', '\r']) {
+        Some("it holds a line break; a tag is one line")
+    } else if name.contains(',') {
+        Some("it holds a comma, which separates the names of a tag")
+    } else if name.trim() != name {
+        Some("it starts or ends with a space, which a tag's names lose")
+    } else {
+        None
+    }
+}
+
+/// Every name of the header that the notation will hold can be written and reads back as
+/// itself.
+fn check_writable(log: &GameLog) -> Result<(), Box<UnwritableName>> {
+    let unwritable = |span: Span, what: &'static str, value: &str, why: &'static str| {
+        Err(Box::new(UnwritableName {
+            src: log.source(),
+            span,
+            what,
+            value: value.to_string(),
+            why,
+        }))
+    };
+    let players = &log.header.players;
+    for (i, p) in players.iter().enumerate() {
+        if let Some(why) = unwritable_in_list(&p.name) {
+            return unwritable(p.span, "player name", &p.name, why);
+        }
+        if log.title.corp_by_sym(&p.name).is_some() || log.title.company_by_sym(&p.name).is_some() {
+            return unwritable(
+                p.span,
+                "player name",
+                &p.name,
+                "it is a corporation's or a private's symbol, which the notation would read instead",
+            );
+        }
+        if players[..i].iter().any(|q| q.name == p.name) {
+            return unwritable(
+                p.span,
+                "player name",
+                &p.name,
+                "another player has it; the notation names players by name",
+            );
+        }
+        if let Some(why) = unwritable_in_list(&p.id) {
+            return unwritable(p.span, "player id", &p.id, why);
+        }
+    }
+    for rule in &log.header.optional_rules {
+        if let Some(why) = unwritable_in_list(&rule.value) {
+            return unwritable(rule.span, "optional rule", &rule.value, why);
+        }
+    }
+    if let Some(id) = &log.header.game_id {
+        // A single value: only what ends the tag matters.
+        let why = if id.contains('"') {
+            Some("it holds `\"`, which ends a tag's value")
+        } else if id.contains(']') {
+            Some("it holds `]`, which ends a tag")
+        } else if id.contains(['\n', '\r']) {
+            Some("it holds a line break; a tag is one line")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return unwritable(Span::default(), "game id", id, why);
+        }
+    }
+    Ok(())
 }
 
 fn tag(name: &str, value: impl Into<String>) -> Tag {
@@ -59,8 +190,10 @@ fn round_name(label: &str) -> Option<RoundName> {
 /// Converts a replayable 18xx.games log to a notation document (one game).
 ///
 /// # Errors
-/// The log cannot be replayed (the notation could not express an illegal action faithfully).
+/// The log cannot be replayed (the notation could not express an illegal action faithfully),
+/// or a name of its header cannot be written in the notation.
 pub fn to_notation(log: &GameLog) -> Result<Document, ConvertError> {
+    check_writable(log)?;
     let mut replay = Replay::new(log)?;
     let mut body = Vec::new();
     let mut heading = String::new();
@@ -207,8 +340,19 @@ fn push_move(
     body.push(Element::Move(m));
 }
 
-/// The settings of a programmed action, read back from its JSON object.
+/// The settings of a programmed action, read back from its JSON object (the ones the notation
+/// can write: see [`setting_text`]).
 fn program_args(log: &GameLog, type_name: &str, span: Span) -> Option<Vec<(String, String)>> {
+    Some(
+        program_settings(log, type_name, span)?
+            .iter()
+            .filter_map(|(k, v)| setting_text(k, v))
+            .collect(),
+    )
+}
+
+/// The settings of a programmed action as its JSON object has them.
+fn program_settings(log: &GameLog, type_name: &str, span: Span) -> Option<Map<String, Value>> {
     if !type_name.starts_with("program_") {
         return None;
     }
@@ -227,25 +371,58 @@ fn program_args(log: &GameLog, type_name: &str, span: Span) -> Option<Vec<(Strin
         "original_id",
     ];
     Some(
-        obj.iter()
+        obj.into_iter()
             .filter(|(k, _)| !SKIP.contains(&k.as_str()))
-            .filter_map(|(k, v)| {
-                let v = match v {
-                    Value::String(s)
-                        if !s.is_empty()
-                            && !s.contains(char::is_whitespace)
-                            && serde_json::from_str::<Value>(s).is_err() =>
-                    {
-                        s.clone()
-                    }
-                    Value::String(s) if !s.contains('"') => format!("\"{s}\""),
-                    Value::Bool(_) | Value::Number(_) | Value::Null => v.to_string(),
-                    _ => return None,
-                };
-                Some((k.clone(), v))
-            })
             .collect(),
     )
+}
+
+/// A setting as the notation writes it (`key=word`, `key="some text"`), if it can: the key is
+/// one word without `=`; a text value is bare when it is one word that does not read as JSON,
+/// quoted when it holds no `"` or line break. Lists and objects cannot be written.
+fn setting_text(key: &str, value: &Value) -> Option<(String, String)> {
+    let plain = |t: &str| {
+        !t.is_empty()
+            && t.chars().all(|c| {
+                !(c.is_whitespace()
+                    || matches!(
+                        c,
+                        ',' | '(' | ')' | '{' | '}' | '[' | ']' | ';' | '"' | '!' | '?'
+                    ))
+            })
+    };
+    if !plain(key) || key.contains(['=', ':']) {
+        return None;
+    }
+    let text = match value {
+        Value::String(s) if plain(s) && serde_json::from_str::<Value>(s).is_err() => s.clone(),
+        Value::String(s) if !s.contains(['"', '\n', '\r']) => format!("\"{s}\""),
+        Value::Bool(_) | Value::Number(_) | Value::Null => value.to_string(),
+        _ => return None,
+    };
+    Some((key.to_string(), text))
+}
+
+/// How many settings of the log's programmed actions the notation cannot write (and
+/// [`to_notation`] leaves out): lists, objects, text with `"` or a line break, odd keys.
+pub fn unwritable_settings(log: &GameLog) -> usize {
+    log.actions
+        .iter()
+        .flat_map(|a| {
+            std::iter::once((a.type_name.as_str(), a.span)).chain(
+                a.auto_actions
+                    .iter()
+                    .map(|x| (x.type_name.as_str(), x.span)),
+            )
+        })
+        .filter_map(|(type_name, span)| program_settings(log, type_name, span))
+        .map(|settings| {
+            settings
+                .iter()
+                .filter(|(k, v)| setting_text(k, v).is_none())
+                .count()
+        })
+        .sum()
 }
 
 fn setting_value(v: &str) -> Value {

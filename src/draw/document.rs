@@ -77,6 +77,10 @@ pub enum DocumentError {
     Convert(#[from] convert::ConvertError),
     /// The file holds no game.
     #[error("{0}: no game in the file")]
+    #[diagnostic(
+        code(notation::no_game),
+        help("a game starts with its tags, e.g. `[Title \"1836Jr30\"]` and `[Players \"Ann, Bob, Cid\"]`, then its moves")
+    )]
     Empty(String),
 }
 
@@ -101,12 +105,11 @@ impl GameDocument {
         // Corrections are not actions of the log: the pictures are drawn without them, so each
         // is at least told at the move it follows.
         for c in &played.corrections {
+            // The actions are in file order: a search, not a count from the start for each.
             let after = played
                 .log
                 .actions
-                .iter()
-                .take_while(|a| a.span.offset < c.span.offset)
-                .count();
+                .partition_point(|a| a.span.offset < c.span.offset);
             notes.entry(after).or_default().after.push(format!(
                 "correction applied: {} (the states shown leave it out)",
                 c.text

@@ -23,7 +23,10 @@ impl fmt::Display for Num {
     }
 }
 
-/// Text escaped for an SVG/HTML text node or attribute value.
+/// Text escaped for an SVG/HTML text node or attribute value. Characters XML 1.0 does not
+/// allow at all (control characters other than tab and line breaks, U+FFFE, U+FFFF), which a
+/// player's name in a JSON log can hold, become U+FFFD: one of them makes the whole SVG
+/// unreadable.
 #[derive(Debug, Clone, Copy)]
 pub struct Escaped<'a>(pub &'a str);
 
@@ -36,6 +39,10 @@ impl fmt::Display for Escaped<'_> {
                 '>' => f.write_str("&gt;")?,
                 '"' => f.write_str("&quot;")?,
                 '\'' => f.write_str("&#39;")?,
+                '\t' | '\n' | '\r' => f.write_char(c)?,
+                c if (c.is_control() && c < '\u{7f}') || c == '\u{FFFE}' || c == '\u{FFFF}' => {
+                    f.write_char(char::REPLACEMENT_CHARACTER)?
+                }
                 c => f.write_char(c)?,
             }
         }

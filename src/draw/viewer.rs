@@ -391,10 +391,12 @@ pub fn html(doc: &GameDocument) -> Result<String, ReplayError> {
         events,
         notes: doc.notes.clone(),
     };
-    // `</` would end the script element early.
+    // Inside the script element, `</script` would end it early and `<!--` would change how the
+    // browser looks for its end; `<` is only ever inside a JSON string, where `\u003c` is the
+    // same character.
     let data_json = serde_json::to_string(&data)
         .unwrap_or_default()
-        .replace("</", "<\\/");
+        .replace('<', "\\u003c");
     let map_svg = map_document(
         &start,
         &frame,

@@ -15,9 +15,15 @@ pub enum CorrectionError {
     /// Cash of a private company.
     #[error("a private has no cash")]
     NoCash,
+    /// A player or corporation the game does not have.
+    #[error("no such player or corporation")]
+    NoSuchEntity,
     /// The hex or the tile does not exist, or no such tile is in the supply.
     #[error(transparent)]
     Track(#[from] TrackError),
+    /// A certificate the title does not have.
+    #[error("no such certificate")]
+    NoSuchCertificate,
     /// The president's certificate follows the presidency; correct the other certificates.
     #[error("the president's certificate changes hands only with the presidency")]
     PresidentCertificate,
@@ -27,6 +33,10 @@ pub enum CorrectionError {
     /// The certificate is nowhere (it left the game).
     #[error("the certificate is not held by anyone")]
     NotHeld,
+    /// The correction would leave someone's cash, or the bank's, beyond the bounds railnote
+    /// keeps amounts in.
+    #[error("moving {0} would take cash beyond ±{limit}", limit = Money::LIMIT)]
+    OutOfRange(Money),
 }
 
 /// Where a corrected certificate goes.
@@ -44,14 +54,27 @@ impl Game {
     /// Moves `amount` from the bank to an entity's cash (negative: to the bank).
     ///
     /// # Errors
-    /// A private company has no cash.
+    /// A private company has no cash; an entity the game does not have; cash or the bank would
+    /// leave ±[`Money::LIMIT`].
     pub fn correct_cash(&mut self, entity: Entity, amount: Money) -> Result<(), CorrectionError> {
-        match entity {
-            Entity::Player(p) => self.player_mut(p).cash += amount,
-            Entity::Corporation(c) => self.corp_mut(c).cash += amount,
+        let out_of_range = CorrectionError::OutOfRange(amount);
+        let cash = match entity {
+            Entity::Player(p) => self.players.get(usize::from(p.0)).map(|p| p.cash),
+            Entity::Corporation(c) => self.corps.get(usize::from(c.0)).map(|c| c.cash),
             Entity::Company(_) => return Err(CorrectionError::NoCash),
         }
-        self.bank -= amount;
+        .ok_or(CorrectionError::NoSuchEntity)?;
+        let negated = Money(amount.0.checked_neg().ok_or(out_of_range.clone())?);
+        let (Some(cash), Some(bank)) = (cash.bounded_add(amount), self.bank.bounded_add(negated))
+        else {
+            return Err(out_of_range);
+        };
+        match entity {
+            Entity::Player(p) => self.player_mut(p).cash = cash,
+            Entity::Corporation(c) => self.corp_mut(c).cash = cash,
+            Entity::Company(_) => {}
+        }
+        self.bank = bank;
         Ok(())
     }
 
@@ -93,6 +116,14 @@ impl Game {
         share: ShareId,
         to: ShareHolder,
     ) -> Result<(), CorrectionError> {
+        let exists = usize::from(share.corp.0) < self.corps.len()
+            && usize::from(share.index) < self.title.share_sizes(share.corp).len();
+        if !exists {
+            return Err(CorrectionError::NoSuchCertificate);
+        }
+        if matches!(to, ShareHolder::Player(p) if usize::from(p.0) >= self.players.len()) {
+            return Err(CorrectionError::NoSuchEntity);
+        }
         if share.index == 0 {
             return Err(CorrectionError::PresidentCertificate);
         }

@@ -82,6 +82,10 @@ pub enum RuleViolation {
     /// Bankruptcy declared while money could still be raised.
     #[error("{0}")]
     Bankruptcy(String),
+    /// An id the game does not have (a library caller's; the readers resolve every id against
+    /// the title), or an amount beyond [`Money::LIMIT`].
+    #[error("{0}")]
+    OutOfRange(String),
     /// A move 18xx.games accepts but the printed rules forbid, refused because the printed
     /// rules were asked for (a strict replay).
     #[error("{}: {}; {} (a strict replay follows the printed rules)", .0.detail, .0.kind.rule(), .0.kind.reference())]
@@ -106,6 +110,7 @@ impl RuleViolation {
             RuleViolation::Company(_) => "rules::company",
             RuleViolation::Auction(_) => "rules::auction",
             RuleViolation::Bankruptcy(_) => "rules::bankruptcy",
+            RuleViolation::OutOfRange(_) => "rules::out_of_range",
             RuleViolation::PrintedRule(d) => d.kind.code(),
         }
     }

@@ -429,6 +429,7 @@ impl Game {
         if self.finished {
             return Err(RuleViolation::GameOver);
         }
+        self.check_ranges(action)?;
         if let Action::Program { .. } = action {
             return Ok(Vec::new());
         }
@@ -477,6 +478,7 @@ impl Game {
         if self.finished {
             return Err(RuleViolation::GameOver);
         }
+        self.check_ranges(action)?;
         if let Action::Program { .. } = action {
             return Ok(Vec::new());
         }
@@ -514,6 +516,135 @@ impl Game {
             detail,
             round,
         });
+    }
+
+    /// Whether every id of an action is one of the game's and every amount is within
+    /// [`Money::LIMIT`]. The readers resolve ids against the title and never make others, but
+    /// the library's callers can, and the engine indexes its tables with them.
+    fn check_ranges(&self, action: &Action) -> Result<(), RuleViolation> {
+        let out = |what: String| Err(RuleViolation::OutOfRange(what));
+        let corp = |c: CorpId| match usize::from(c.0) < self.corps.len() {
+            true => Ok(()),
+            false => out(format!(
+                "corporation {} is not one of the {} corporations of {}",
+                c.0,
+                self.corps.len(),
+                self.title.name
+            )),
+        };
+        let company = |c: CompanyId| match usize::from(c.0) < self.companies.len() {
+            true => Ok(()),
+            false => out(format!(
+                "private {} is not one of the {} privates of {}",
+                c.0,
+                self.companies.len(),
+                self.title.name
+            )),
+        };
+        let entity = |e: Entity| match e {
+            Entity::Player(p) if usize::from(p.0) >= self.players.len() => out(format!(
+                "player {} is not one of the game's {} players",
+                p.0,
+                self.players.len()
+            )),
+            Entity::Player(_) => Ok(()),
+            Entity::Corporation(c) => corp(c),
+            Entity::Company(c) => company(c),
+        };
+        let share = |s: ShareId| {
+            corp(s.corp)?;
+            let count = self.title.share_sizes(s.corp).len();
+            match usize::from(s.index) < count {
+                true => Ok(()),
+                false => out(format!(
+                    "{} has {count} certificates, not {}",
+                    self.title.corp(s.corp).sym,
+                    usize::from(s.index) + 1
+                )),
+            }
+        };
+        let train = |t: TrainId| match usize::from(t.kind.0) < self.title.trains.len() {
+            true => Ok(()),
+            false => out(format!(
+                "train type {} is not one of the {} of {}",
+                t.kind.0,
+                self.title.trains.len(),
+                self.title.name
+            )),
+        };
+        let tile = |t: crate::ids::TileId| match usize::from(t.def.0) < self.title.map.tiles.len() {
+            true => Ok(()),
+            false => out(format!(
+                "tile {} is not one of the {} tiles of {}",
+                t.def.0,
+                self.title.map.tiles.len(),
+                self.title.name
+            )),
+        };
+        let amount = |m: Money| match (-Money::LIMIT.0..=Money::LIMIT.0).contains(&m.0) {
+            true => Ok(()),
+            false => out(format!("the amount {m} is beyond {}", Money::LIMIT)),
+        };
+        entity(action.entity())?;
+        match action {
+            Action::Bid { target, price, .. } => {
+                match target {
+                    crate::action::BidTarget::Company(c) => company(*c)?,
+                    crate::action::BidTarget::Corporation(c) => corp(*c)?,
+                }
+                amount(*price)
+            }
+            Action::Par { corp: c, cell, .. } => {
+                corp(*c)?;
+                amount(cell.price)
+            }
+            Action::BuyShares {
+                shares,
+                share_price,
+                ..
+            }
+            | Action::SellShares {
+                shares,
+                share_price,
+                ..
+            } => {
+                shares.iter().try_for_each(|s| share(*s))?;
+                share_price.map_or(Ok(()), amount)
+            }
+            Action::BuyCompany {
+                company: c, price, ..
+            } => {
+                company(*c)?;
+                amount(*price)
+            }
+            Action::LayTile { tile: t, .. } => tile(*t),
+            Action::PlaceToken { city, cost, .. } => {
+                tile(city.tile)?;
+                cost.map_or(Ok(()), amount)
+            }
+            Action::RunRoutes { routes, .. } => routes.iter().try_for_each(|r| {
+                train(r.train)?;
+                r.revenue.map_or(Ok(()), amount)
+            }),
+            Action::BuyTrain {
+                train: t,
+                price,
+                exchange,
+                ..
+            } => {
+                train(*t)?;
+                exchange.map_or(Ok(()), train)?;
+                amount(*price)
+            }
+            Action::DiscardTrain { train: t, .. } => train(*t),
+            Action::Merge { corp: c, .. } => corp(*c),
+            Action::Pass { .. }
+            | Action::Dividend { .. }
+            | Action::Bankrupt { .. }
+            | Action::Assign { .. }
+            | Action::Vote { .. }
+            | Action::Program { .. } => Ok(()),
+        }
     }
 
     fn apply(&mut self, action: &Action) -> Result<(), RuleViolation> {
@@ -821,5 +952,7 @@ impl Game {
     }
 }
 
+#[cfg(test)]
+mod reject_tests;
 #[cfg(test)]
 mod tests;

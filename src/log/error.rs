@@ -94,9 +94,9 @@ impl Problem {
     ) -> Problem {
         Problem {
             kind,
-            message: message.into(),
+            message: shorten_quotes(message.into()),
             span,
-            label: label.into(),
+            label: shorten_quotes(label.into()),
             help: None,
         }
     }
@@ -104,10 +104,96 @@ impl Problem {
     /// The same problem with a help line.
     #[must_use]
     pub fn with_help(mut self, help: impl Into<String>) -> Problem {
-        self.help = Some(help.into());
+        self.help = Some(shorten_quotes(help.into()));
         self
     }
 }
+
+/// How many problems of one file are kept; past these, problems are counted (a file of a
+/// million errors must not take gigabytes to report).
+pub const DIAGNOSTICS_KEPT: usize = 1000;
+
+/// How many problems of one file a diagnostic shows; the others are counted in its headline.
+/// Rendering a problem costs a pass over the text before it, so a file full of errors would
+/// take quadratic time (and print megabytes) to show them all.
+pub const DIAGNOSTICS_SHOWN: usize = 20;
+
+/// The headline's note on problems not shown, if there are any.
+pub(crate) fn not_shown(total: usize) -> String {
+    if total > DIAGNOSTICS_SHOWN {
+        format!(
+            " (the first {DIAGNOSTICS_SHOWN} shown, and {} more)",
+            total - DIAGNOSTICS_SHOWN
+        )
+    } else {
+        String::new()
+    }
+}
+
+/// Longest piece of the input quoted in a message (`` found `…` ``), in characters.
+const QUOTE_SHOWN: usize = 60;
+/// Longest message, label or help line, in characters.
+const MESSAGE_SHOWN: usize = 2000;
+
+/// A message with every backquoted piece of input longer than [`QUOTE_SHOWN`] characters cut
+/// short, and at most [`MESSAGE_SHOWN`] characters in all: a word or name of a megabyte must not
+/// become a megabyte of diagnostics.
+pub(crate) fn shorten_quotes(message: String) -> String {
+    // Most messages are short: no piece of them can be too long (bytes ≥ characters).
+    if message.len() <= QUOTE_SHOWN {
+        return message;
+    }
+    let long_quote = message
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .any(|q| q.len() > QUOTE_SHOWN && q.chars().nth(QUOTE_SHOWN).is_some());
+    if !long_quote
+        && (message.len() <= MESSAGE_SHOWN || message.chars().nth(MESSAGE_SHOWN).is_none())
+    {
+        return message;
+    }
+    let mut out = String::new();
+    for (i, piece) in message.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        match piece.char_indices().nth(QUOTE_SHOWN) {
+            Some((cut, _)) if i % 2 == 1 => {
+                out.push_str(&piece[..cut]);
+                out.push('…');
+            }
+            _ => out.push_str(piece),
+        }
+    }
+    match out.char_indices().nth(MESSAGE_SHOWN) {
+        Some((cut, _)) => {
+            out.truncate(cut);
+            out.push('…');
+            out
+        }
+        None => out,
+    }
+}
+
+/// A name from the input (a player's, an action type) as a message shows it: at most
+/// [`QUOTE_SHOWN`] characters.
+pub(crate) fn short_name(name: &str) -> String {
+    match name.char_indices().nth(QUOTE_SHOWN) {
+        Some((cut, _)) => format!("{}…", &name[..cut]),
+        None => name.to_string(),
+    }
+}
+
+/// The part of a labelled span that is underlined: at most [`LABEL_SHOWN`] bytes, so that a
+/// label on a huge value (a megabyte word, a variation of ten thousand lines) shows where it
+/// starts instead of all of it.
+pub(crate) fn label_span(span: Span) -> Span {
+    Span::new(span.offset, span.len.min(LABEL_SHOWN))
+}
+
+/// Longest part of a span that a label underlines, in bytes.
+const LABEL_SHOWN: usize = 400;
 
 impl Diagnostic for Problem {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
@@ -122,30 +208,52 @@ impl Diagnostic for Problem {
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         Some(Box::new(std::iter::once(
-            LabeledSpan::new_primary_with_span(Some(self.label.clone()), self.span),
+            LabeledSpan::new_primary_with_span(Some(self.label.clone()), label_span(self.span)),
         )))
     }
 }
 
-/// A game log that could not be read: every problem found, against the file's text.
-#[derive(Debug, thiserror::Error, Diagnostic)]
-#[error("cannot read game log {name}: {}", summary(.problems))]
-#[diagnostic(code(log::invalid))]
+/// A game log that could not be read: every problem found, against the file's text (the first
+/// [`DIAGNOSTICS_SHOWN`] are rendered).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read game log {name}: {}", summary(.problems, *.omitted))]
 pub struct LogError {
     /// The file name as given.
     pub name: String,
     /// The file's text.
-    #[source_code]
     pub src: LogSource,
-    /// The problems, in file order.
-    #[related]
+    /// The problems, in file order (the first [`DIAGNOSTICS_KEPT`]).
     pub problems: Vec<Problem>,
+    /// How many more problems were found past the ones kept.
+    pub omitted: usize,
 }
 
-fn summary(problems: &[Problem]) -> String {
-    match problems {
-        [one] => one.message.clone(),
-        many => format!("{} problems", many.len()),
+fn summary(problems: &[Problem], omitted: usize) -> String {
+    match (problems, omitted) {
+        ([one], 0) => one.message.clone(),
+        (many, _) => {
+            let count = many.len() + omitted;
+            format!("{count} problems{}", not_shown(count))
+        }
+    }
+}
+
+impl Diagnostic for LogError {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new("log::invalid"))
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.src)
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
+        Some(Box::new(
+            self.problems
+                .iter()
+                .take(DIAGNOSTICS_SHOWN)
+                .map(|p| p as &dyn Diagnostic),
+        ))
     }
 }
 
@@ -153,11 +261,21 @@ impl LogError {
     /// An error for `problems` (sorted by position) in the file `name` with text `src`.
     pub fn new(name: &str, src: Arc<str>, mut problems: Vec<Problem>) -> LogError {
         problems.sort_by_key(|p| p.span);
+        let omitted = problems.len().saturating_sub(DIAGNOSTICS_KEPT);
+        problems.truncate(DIAGNOSTICS_KEPT);
         LogError {
             name: name.to_string(),
             src: LogSource::new(name, src),
             problems,
+            omitted,
         }
+    }
+
+    /// The same error, with `omitted` more problems found and dropped before it was made.
+    #[must_use]
+    pub fn and_omitted(mut self, omitted: usize) -> LogError {
+        self.omitted += omitted;
+        self
     }
 
     /// The first problem's code (`log::syntax`, …), or `log::invalid` if there is none.

@@ -423,6 +423,9 @@ pub(crate) fn syntax_problem(src: &str, err: &serde_json::Error) -> Problem {
         Some(i) => message[..i].to_string(),
         None => message,
     };
+    // serde_json counts columns in bytes and may place an error inside a character (a text
+    // cut off after `é`): the label starts at that character.
+    let offset = src.floor_char_boundary(offset);
     let len = src[offset..].chars().next().map_or(0, char::len_utf8);
     Problem::new(ProblemKind::Syntax, Span::new(offset, len), "the file is not valid JSON", message)
         .with_help("an 18xx.games game log is one JSON object: {\"title\": …, \"players\": […], \"actions\": […]}")

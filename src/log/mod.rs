@@ -16,8 +16,9 @@ mod resolve;
 mod source;
 mod span;
 
-pub use error::{LogError, Problem, ProblemKind};
-pub use raw::{filter, parse, Document, Header, LogPlayer, RawAction};
-pub use resolve::{read, resolve, AutoAction, GameLog, LoggedAction};
+pub(crate) use error::{label_span, not_shown, short_name, shorten_quotes};
+pub use error::{LogError, Problem, ProblemKind, DIAGNOSTICS_KEPT, DIAGNOSTICS_SHOWN};
+pub use raw::{filter, parse, parse_shared, Document, Header, LogPlayer, RawAction};
+pub use resolve::{read, read_shared, resolve, AutoAction, GameLog, LoggedAction};
 pub use source::LogSource;
 pub use span::{Span, Spanned};

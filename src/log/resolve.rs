@@ -110,7 +110,15 @@ pub struct AutoAction {
 /// # Errors
 /// Every syntax and resolution problem of the file, as one [`LogError`].
 pub fn read(name: &str, src: &str) -> Result<GameLog, LogError> {
-    let doc = raw::parse(name, src)?;
+    read_shared(name, Arc::from(src))
+}
+
+/// [`read`] of a text the caller shares already (no copy of a large log is made).
+///
+/// # Errors
+/// As [`read`].
+pub fn read_shared(name: &str, src: Arc<str>) -> Result<GameLog, LogError> {
+    let doc = raw::parse_shared(name, src)?;
     resolve(&doc)
 }
 
@@ -141,7 +149,9 @@ pub fn resolve(doc: &Document) -> Result<GameLog, LogError> {
         problems: Vec::new(),
     };
     let mut actions = Vec::new();
+    let mut omitted = 0;
     for index in surviving {
+        omitted += raw::keep_first(&mut r.problems);
         let raw = &doc.actions[index];
         if raw.kind.value == "message" {
             continue;
@@ -170,8 +180,9 @@ pub fn resolve(doc: &Document) -> Result<GameLog, LogError> {
             });
         }
     }
+    omitted += raw::keep_first(&mut r.problems);
     if !r.problems.is_empty() {
-        return Err(fail(r.problems));
+        return Err(fail(r.problems).and_omitted(omitted));
     }
     Ok(GameLog {
         name: doc.name.clone(),

@@ -47,6 +47,13 @@ impl SourceCode for LogSource {
         before: usize,
         after: usize,
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let text: &str = &self.text;
+        // A label may be cut inside a character (see `label_span`): serve whole characters.
+        let (from, to) = (
+            text.floor_char_boundary(span.offset()),
+            text.ceil_char_boundary(span.offset() + span.len()),
+        );
+        let span = &SourceSpan::new(from.into(), to - from);
         let full = self.text.read_span(span, before, after)?;
         if full.data().len() <= MAX_EXCERPT {
             return Ok(Box::new(MietteSpanContents::new_named(
@@ -58,11 +65,6 @@ impl SourceCode for LogSource {
                 full.line_count(),
             )));
         }
-        let text: &str = &self.text;
-        let (from, to) = (
-            span.offset().min(text.len()),
-            (span.offset() + span.len()).min(text.len()),
-        );
         let line_start = text[..from].rfind('\n').map_or(0, |i| i + 1);
         let line_end = text[to..].find('\n').map_or(text.len(), |i| to + i);
         let mut start = from.saturating_sub(CONTEXT).max(line_start);
@@ -85,5 +87,26 @@ impl SourceCode for LogSource {
             column,
             text[start..end].matches('\n').count() + 1,
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A label cut inside a character, on a line long enough to be narrowed, once panicked
+    /// (found by the `parse` fuzz target).
+    #[test]
+    fn spans_inside_characters_are_widened_to_them() {
+        let text: Arc<str> = Arc::from("é".repeat(3000).as_str());
+        let source = LogSource::new("long.rn", text);
+        for (offset, len) in [(1, 400), (2, 401), (5999, 1), (6000, 0)] {
+            let contents = source
+                .read_span(&SourceSpan::new(offset.into(), len), 0, 0)
+                .unwrap();
+            let data = std::str::from_utf8(contents.data())
+                .unwrap_or_else(|e| panic!("{offset} {len}: {e} {:?}", contents.span()));
+            assert!(data.len() <= 400 + 2 * CONTEXT + 4, "{offset} {len}");
+        }
     }
 }

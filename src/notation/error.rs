@@ -5,7 +5,7 @@ use std::fmt;
 
 use miette::{Diagnostic, LabeledSpan, SourceCode};
 
-use crate::log::{LogSource, Span};
+use crate::log::{label_span, not_shown, shorten_quotes, LogSource, Span, DIAGNOSTICS_SHOWN};
 
 /// One syntax error.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,9 +33,9 @@ impl SyntaxError {
         SyntaxError {
             code,
             span,
-            message: message.into(),
-            label: label.into(),
-            help: help.into(),
+            message: shorten_quotes(message.into()),
+            label: shorten_quotes(label.into()),
+            help: shorten_quotes(help.into()),
         }
     }
 }
@@ -55,7 +55,7 @@ impl Diagnostic for SyntaxError {
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         Some(Box::new(std::iter::once(
-            LabeledSpan::new_primary_with_span(Some(self.label.clone()), self.span),
+            LabeledSpan::new_primary_with_span(Some(self.label.clone()), label_span(self.span)),
         )))
     }
 
@@ -64,14 +64,23 @@ impl Diagnostic for SyntaxError {
     }
 }
 
-/// All syntax errors of a file.
+/// All syntax errors of a file (the first [`DIAGNOSTICS_SHOWN`] are rendered).
 #[derive(Debug, Clone, thiserror::Error)]
-#[error("{} syntax error(s) in {}", errors.len(), src.name())]
+#[error("{} syntax error(s) in {}{}", self.count(), src.name(), not_shown(self.count()))]
 pub struct ParseError {
     /// The file.
     pub src: LogSource,
-    /// Every error, in file order.
+    /// Every error, in file order (the first [`DIAGNOSTICS_KEPT`](crate::log::DIAGNOSTICS_KEPT) found).
     pub errors: Vec<SyntaxError>,
+    /// How many more errors were found past the ones kept.
+    pub omitted: usize,
+}
+
+impl ParseError {
+    /// How many syntax errors the file has.
+    pub fn count(&self) -> usize {
+        self.errors.len() + self.omitted
+    }
 }
 
 impl Diagnostic for ParseError {
@@ -84,6 +93,11 @@ impl Diagnostic for ParseError {
     }
 
     fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
-        Some(Box::new(self.errors.iter().map(|e| e as &dyn Diagnostic)))
+        Some(Box::new(
+            self.errors
+                .iter()
+                .take(DIAGNOSTICS_SHOWN)
+                .map(|e| e as &dyn Diagnostic),
+        ))
     }
 }

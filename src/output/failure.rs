@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::log::LogError;
+use crate::log::{shorten_quotes, LogError};
 use crate::replay::{IllegalAction, SetupFailed};
 
 /// `{"finished": false, "error": {…}}`.
@@ -48,20 +48,20 @@ impl From<&IllegalAction> for FailureReport {
             round: Some(e.round.clone()),
             actor: Some(e.actor.clone()),
             rule: e.rule().to_string(),
-            message: format!("{e}: {}", e.violation),
+            message: shorten_quotes(format!("{e}: {}", e.violation)),
         })
     }
 }
 
 impl From<&LogError> for FailureReport {
     fn from(e: &LogError) -> FailureReport {
+        // One line however many problems: the first and how many follow.
         let message = match e.problems.as_slice() {
             [] => e.to_string(),
-            ps => ps
-                .iter()
-                .map(|p| p.message.as_str())
-                .collect::<Vec<_>>()
-                .join("; "),
+            [first, rest @ ..] => match rest.len() + e.omitted {
+                0 => first.message.clone(),
+                more => format!("{} (and {more} more)", first.message),
+            },
         };
         FailureReport::new(FailureDetail {
             index: None,

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use miette::{Diagnostic, LabeledSpan, SourceCode};
 
 use crate::action::{Action, BidTarget, DividendKind, Entity, MarketCell, RouteSpec};
-use crate::engine::correction::ShareHolder;
+use crate::engine::correction::{CorrectionError, ShareHolder};
 use crate::engine::map::Layout;
 use crate::engine::setup::ResolvedSetup;
 use crate::engine::title::Title;
@@ -21,7 +21,10 @@ use crate::engine::{Game, GameOptions, GameSetup, RuleViolation, TrainOwner};
 use crate::ids::{
     CityRef, CorpId, HexId, Money, Percent, PlayerId, Rotation, ShareId, TileId, TrainId,
 };
-use crate::log::{AutoAction, GameLog, Header, LogPlayer, LogSource, LoggedAction, Span, Spanned};
+use crate::log::{
+    label_span, not_shown, shorten_quotes, AutoAction, GameLog, Header, LogPlayer, LogSource,
+    LoggedAction, Span, Spanned, DIAGNOSTICS_KEPT, DIAGNOSTICS_SHOWN,
+};
 use crate::notation::{
     self, Check, CheckValue, Correction, CorrectionKind, Element, GameText, Move, Name,
     Orientation, RawAction, RouteText, Side, Source, TokenAt,
@@ -530,6 +533,22 @@ pub fn resolve(game: &Game, entity: Entity, raw: &RawAction) -> Result<Action, U
             let mut free = corp_trains(game, entity);
             let mut out = Vec::new();
             for r in routes {
+                // As in a JSON log, a stated stop is on the map (it is written into the
+                // converted log, which must read).
+                if let Some((hex, part)) = r
+                    .nodes
+                    .iter()
+                    .find(|(h, _)| game.title.map.hex(*h).is_none())
+                {
+                    return Err(unresolved(
+                        "rules::unknown_hex",
+                        format!(
+                            "the stop `{hex}.{part}`: {hex} is not on the {} map",
+                            game.title.name
+                        ),
+                    )
+                    .help("a stop is the hex and the part index of a city or town, e.g. `@D6.1`"));
+                }
                 let train = pick_train(game, &r.train, free.clone(), &game.entity_name(entity))?;
                 free.retain(|t| *t != train);
                 out.push(RouteSpec {
@@ -931,12 +950,13 @@ impl Diagnostic for MoveError {
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let primary = LabeledSpan::new_primary_with_span(Some(self.label.clone()), self.span);
+        let primary =
+            LabeledSpan::new_primary_with_span(Some(self.label.clone()), label_span(self.span));
         Some(Box::new(
             std::iter::once(primary).chain(
                 self.related
                     .iter()
-                    .map(|(s, l)| LabeledSpan::new_with_span(Some(l.clone()), *s)),
+                    .map(|(s, l)| LabeledSpan::new_with_span(Some(l.clone()), label_span(*s))),
             ),
         ))
     }
@@ -950,12 +970,31 @@ impl Diagnostic for MoveError {
 
 /// Every failure of a replayed game, as one diagnostic.
 #[derive(Debug, Clone, thiserror::Error)]
-#[error("{} problem(s) in {}", errors.len(), src.name())]
+#[error("{} problem(s) in {}{}", self.count(), src.name(), not_shown(self.count()))]
 pub struct GameRejected {
     /// The file.
     pub src: LogSource,
-    /// The failures in order.
+    /// The failures in order (the first [`DIAGNOSTICS_KEPT`]).
     pub errors: Vec<MoveError>,
+    /// How many more failures there were past the ones kept.
+    pub omitted: usize,
+}
+
+impl GameRejected {
+    /// Every failure of a replayed game.
+    pub fn of(played: &Played) -> Option<GameRejected> {
+        let first = played.errors.first()?;
+        Some(GameRejected {
+            src: first.src.clone(),
+            errors: played.errors.clone(),
+            omitted: played.omitted,
+        })
+    }
+
+    /// How many failures the game has.
+    pub fn count(&self) -> usize {
+        self.errors.len() + self.omitted
+    }
 }
 
 impl Diagnostic for GameRejected {
@@ -970,7 +1009,12 @@ impl Diagnostic for GameRejected {
     }
 
     fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
-        Some(Box::new(self.errors.iter().map(|e| e as &dyn Diagnostic)))
+        Some(Box::new(
+            self.errors
+                .iter()
+                .take(DIAGNOSTICS_SHOWN)
+                .map(|e| e as &dyn Diagnostic),
+        ))
     }
 }
 
@@ -993,8 +1037,10 @@ pub struct Played {
     pub game: Game,
     /// The main line's actions (for `--at`, `--trace`, conversion to JSON).
     pub log: GameLog,
-    /// Every failure (only the first without keep-going).
+    /// Every failure (only the first without keep-going; the first [`DIAGNOSTICS_KEPT`]).
     pub errors: Vec<MoveError>,
+    /// How many more failures there were past the ones kept.
+    pub omitted: usize,
     /// Corrections applied, in order.
     pub corrections: Vec<AppliedCorrection>,
     /// Settings of programmed actions by 0-based action index (for conversion to JSON).
@@ -1022,8 +1068,8 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
         src: src.clone(),
         span,
         code,
-        headline: format!("cannot set the game up: {label}"),
-        label,
+        headline: shorten_quotes(format!("cannot set the game up: {label}")),
+        label: shorten_quotes(label),
         related: Vec::new(),
         help: Some(help.to_string()),
         index: 0,
@@ -1204,11 +1250,15 @@ struct Player<'a> {
     keep_going: bool,
     strict_rules: bool,
     errors: Vec<MoveError>,
+    omitted: usize,
     warnings: Vec<DeviationWarning>,
     corrections: Vec<AppliedCorrection>,
     actions: Vec<LoggedAction>,
     programs: BTreeMap<(usize, usize), Vec<(String, String)>>,
     text: &'a str,
+    /// A byte offset and its line: errors come mostly in file order, so counting lines on from
+    /// the last one keeps many errors linear.
+    line_at: (usize, usize),
 }
 
 /// Replays one game of a document.
@@ -1229,11 +1279,13 @@ pub fn play(
         keep_going: options.keep_going,
         strict_rules: options.strict_rules,
         errors: Vec::new(),
+        omitted: 0,
         warnings: Vec::new(),
         corrections: Vec::new(),
         actions: Vec::new(),
         programs: BTreeMap::new(),
         text: src,
+        line_at: (0, 1),
     };
     p.body(&mut game, &text.body, true);
     let log = GameLog {
@@ -1248,6 +1300,7 @@ pub fn play(
         game,
         log,
         errors: p.errors,
+        omitted: p.omitted,
         corrections: p.corrections,
         programs: p.programs,
         warnings: p.warnings,
@@ -1268,23 +1321,44 @@ impl Player<'_> {
         help: Option<String>,
         actor: Option<String>,
     ) {
-        let (line, _) = span.line_col(self.text);
+        if self.errors.len() >= DIAGNOSTICS_KEPT {
+            self.omitted += 1;
+            return;
+        }
+        let line = self.line_of(span.offset);
         self.errors.push(MoveError {
             src: self.src.clone(),
             span,
             code,
-            headline: format!(
+            headline: shorten_quotes(format!(
                 "line {line}: `{}` in {} is rejected",
                 self.text.get(span.offset..span.end()).unwrap_or("?").trim(),
                 game.round_label()
-            ),
-            label,
+            )),
+            label: shorten_quotes(label),
             related: Vec::new(),
-            help,
+            help: help.map(shorten_quotes),
             index: self.actions.len() + 1,
             round: game.round_label(),
             actor,
         });
+    }
+
+    /// The 1-based line of a byte offset.
+    fn line_of(&mut self, offset: usize) -> usize {
+        let offset = offset.min(self.text.len());
+        let (from, line) = if offset >= self.line_at.0 {
+            self.line_at
+        } else {
+            (0, 1)
+        };
+        let line = line
+            + self.text.as_bytes()[from..offset]
+                .iter()
+                .filter(|b| **b == b'\n')
+                .count();
+        self.line_at = (offset, line);
+        line
     }
 
     /// Replays a body; `main` when its moves belong to the main line (kept in the log).
@@ -1529,7 +1603,15 @@ impl Player<'_> {
                 .map_err(|u| (who.span, u))
                 .and_then(|entity| {
                     game.correct_cash(entity, Money(*amount))
-                        .map_err(|e| (who.span, unresolved("rules::unknown_entity", e.to_string())))
+                        .map_err(|e| match e {
+                            CorrectionError::OutOfRange(_) => (
+                                c.span,
+                                unresolved("rules::out_of_range", e.to_string()).help(
+                                    "a correction moves what the players agreed to move, e.g. `correct cash Ann +50`",
+                                ),
+                            ),
+                            _ => (who.span, unresolved("rules::unknown_entity", e.to_string())),
+                        })
                 })
                 .map(|()| format!("correct cash {} {amount:+}", notation::name(&who.text))),
             CorrectionKind::Tile {

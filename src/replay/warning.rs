@@ -6,7 +6,7 @@ use miette::{Diagnostic, LabeledSpan, Severity, SourceCode};
 use std::fmt;
 
 use crate::engine::Deviation;
-use crate::log::{LogSource, Span};
+use crate::log::{label_span, short_name, shorten_quotes, LogSource, Span};
 
 /// A move that breaks a printed rule while 18xx.games accepts it, located in the file.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -47,10 +47,16 @@ impl DeviationWarning {
         )
     }
 
+    /// Names from the file (the actor, an action type) are cut short: a diagnostic stays a few
+    /// lines however long they are.
     fn headline(&self) -> String {
         format!(
             "action #{} (id {}) deviates from the printed rules: `{}` by {} in {}",
-            self.index, self.action_id, self.action_type, self.actor, self.round
+            self.index,
+            self.action_id,
+            short_name(&self.action_type),
+            short_name(&self.actor),
+            self.round
         )
     }
 }
@@ -70,7 +76,10 @@ impl Diagnostic for DeviationWarning {
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         Some(Box::new(std::iter::once(
-            LabeledSpan::new_primary_with_span(Some(self.deviation.to_string()), self.span),
+            LabeledSpan::new_primary_with_span(
+                Some(shorten_quotes(self.deviation.to_string())),
+                label_span(self.span),
+            ),
         )))
     }
 

@@ -267,6 +267,7 @@ impl Game {
         if self.finished {
             return Err(RuleViolation::GameOver);
         }
+        self.check_ranges(action)?;
         if let Action::Program { .. } = action {
             return Ok(Vec::new());
         }

@@ -579,37 +579,80 @@ fn program(i: Words<'_>) -> WResult<'_, RawAction> {
 /// No action form starts with this word: name the nearest keyword.
 fn unknown_action(i: Words<'_>) -> WResult<'_, RawAction> {
     let (_, head) = any_word(i)?;
-    let suggestion = KEYWORDS
-        .iter()
-        .min_by_key(|k| distance(k, head.text))
-        .filter(|k| distance(k, head.text) <= 2);
-    let help = match suggestion {
-        Some(k) => format!("did you mean `{k}`? actions: {}", KEYWORDS.join(", ")),
-        None => format!(
-            "a move starts with an action ({}) or a tile lay such as `57 E7 r2`",
-            KEYWORDS.join(", ")
-        ),
-    };
-    Err(fail(Problem::new(
+    let mut problem = Problem::new(
         "notation::unknown_keyword",
         At::Span(head.span),
         "expected an action",
         format!("unknown action `{}`", head.text),
-        help,
-    )))
+        head.text.to_string(),
+    );
+    problem.help_later = Some(unknown_action_help);
+    Err(fail(problem))
 }
 
-/// Edit distance, for "did you mean".
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+/// The help line of an unknown action `word`: the nearest keyword, if one is near.
+fn unknown_action_help(word: &str) -> String {
+    const ACTIONS: &str = "pass, bid, par, buy, sell, lay, tok, run, pay, withhold, train, \
+                           discard, bankrupt, program, assign, merge, vote";
+    debug_assert_eq!(ACTIONS, KEYWORDS.join(", "));
+    // Words that differ in length by more than 2 are more than 2 edits apart.
+    let suggestion = KEYWORDS
+        .iter()
+        .filter(|k| k.len().abs_diff(word.len()) <= 2)
+        .map(|k| (distance(word, k), *k))
+        .filter(|(d, _)| *d <= 2)
+        // The nearest; of equally near ones, the first listed.
+        .min_by_key(|(d, _)| *d);
+    match suggestion {
+        Some((_, k)) => format!("did you mean `{k}`? actions: {ACTIONS}"),
+        None => {
+            format!("a move starts with an action ({ACTIONS}) or a tile lay such as `57 E7 r2`")
         }
-        prev = cur;
     }
-    prev[b.len()]
+}
+
+/// Edit distance, for "did you mean" (`b` is a keyword: at most 31 characters).
+fn distance(a: &str, b: &str) -> usize {
+    // One row of the table, updated in place: `row[j]` is the distance between the part of `a`
+    // read so far and the first `j` characters of `b`.
+    let mut row = [0usize; 32];
+    let len = b.chars().count();
+    debug_assert!(len < row.len(), "{b}");
+    let len = len.min(row.len() - 1);
+    for (j, cell) in row.iter_mut().enumerate().take(len + 1) {
+        *cell = j;
+    }
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.chars().take(len).enumerate() {
+            let substitute = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitute.min(row[j + 1] + 1).min(row[j] + 1);
+        }
+    }
+    row[len]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::distance;
+
+    #[test]
+    fn edit_distance() {
+        for (a, b, d) in [
+            ("", "", 0),
+            ("pass", "pass", 0),
+            ("pass", "pas", 1),
+            ("buy", "bid", 2),
+            ("lay", "play", 1),
+            ("tok", "took", 1),
+            ("withhold", "wh", 6),
+            ("é", "e", 1),
+            ("kitten", "sitting", 3),
+        ] {
+            assert_eq!(distance(a, b), d, "{a} {b}");
+            assert_eq!(distance(b, a), d, "{b} {a}");
+        }
+    }
 }

@@ -66,6 +66,10 @@ pub(super) struct Problem {
     pub(super) message: Cow<'static, str>,
     pub(super) label: Cow<'static, str>,
     pub(super) help: Cow<'static, str>,
+    /// Makes the help line when the problem is reported, not when it is found: a file may
+    /// have millions of problems, and only the first are kept (a did-you-mean search for each
+    /// would dominate reading such a file).
+    pub(super) help_later: Option<fn(&str) -> String>,
 }
 
 impl Problem {
@@ -82,6 +86,7 @@ impl Problem {
             message: message.into(),
             label: label.into(),
             help: help.into(),
+            help_later: None,
         }
     }
 
@@ -104,6 +109,10 @@ impl Problem {
             At::EndOfMove => Span::new(end_of_move, 0),
             At::Unread { unread, len, .. } => Span::new(src_len - unread, len),
         };
-        SyntaxError::new(self.code, span, self.message, self.label, self.help)
+        let help = match self.help_later {
+            Some(make) => make(&self.help).into(),
+            None => self.help,
+        };
+        SyntaxError::new(self.code, span, self.message, self.label, help)
     }
 }

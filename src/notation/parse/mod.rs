@@ -22,7 +22,7 @@ use nom::Offset;
 use self::error::{At, Problem};
 use self::statement::Statement;
 use self::words::{Quoting, Word};
-use crate::log::{LogSource, Span};
+use crate::log::{LogSource, Span, DIAGNOSTICS_KEPT};
 use crate::notation::ast::*;
 use crate::notation::error::{ParseError, SyntaxError};
 
@@ -36,6 +36,9 @@ pub fn parse(name: &str, src: &str) -> Result<Document, ParseError> {
         rest: src,
         words: Vec::new(),
         errors: Vec::new(),
+        omitted: 0,
+        depth: 0,
+        flattened: 0,
     };
     let doc = reader.document();
     if reader.errors.is_empty() {
@@ -48,6 +51,7 @@ pub fn parse(name: &str, src: &str) -> Result<Document, ParseError> {
         Err(ParseError {
             src: LogSource::new(name, Arc::from(src)),
             errors: errors.into_iter().map(|(_, e)| e).collect(),
+            omitted: reader.omitted,
         })
     }
 }
@@ -69,7 +73,18 @@ struct Reader<'a> {
     /// The words of the statement being read (reused).
     words: Vec<Word<'a>>,
     errors: Vec<(Source, SyntaxError)>,
+    /// Errors found after the first [`DIAGNOSTICS_KEPT`]: counted, not kept.
+    omitted: usize,
+    /// How many variations are open.
+    depth: usize,
+    /// `(` read past [`MAX_DEPTH`] and not yet closed: read as part of the variation around
+    /// them, so that nothing the input controls nests deeper.
+    flattened: usize,
 }
+
+/// How deep variations may nest. Reading, writing and replaying a variation recurse, so the
+/// input must not choose the depth; real games nest two or three deep.
+pub const MAX_DEPTH: usize = 64;
 
 /// Which level found a problem.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -94,7 +109,7 @@ impl<'a> Reader<'a> {
                     }
                     game.tags.push(tag);
                 }
-                Stop::Close(span) => self.push(Source::Statement, SyntaxError::new(
+                Stop::Close(span) => self.push(Source::Statement, || SyntaxError::new(
                     "notation::unexpected",
                     span,
                     "expected a move, found `)` with no variation open",
@@ -138,6 +153,24 @@ impl<'a> Reader<'a> {
                             span: self.span_of(c.written),
                         }));
                     }
+                }
+                '(' if self.depth >= MAX_DEPTH => {
+                    let open = Span::new(self.src.offset(self.rest), 1);
+                    self.lexeme(lexical::open);
+                    if self.flattened == 0 {
+                        self.push(Source::Statement, || SyntaxError::new(
+                            "notation::too_deep",
+                            open,
+                            format!("variations nested deeper than {MAX_DEPTH}"),
+                            format!("variation {} levels deep", MAX_DEPTH + 1),
+                            "a variation replaces the move before it; write deeply nested alternatives one after another instead",
+                        ));
+                    }
+                    self.flattened += 1;
+                }
+                ')' if self.flattened > 0 => {
+                    self.lexeme(lexical::close);
+                    self.flattened -= 1;
                 }
                 '(' => {
                     let (variation, stop) = self.variation();
@@ -183,16 +216,15 @@ impl<'a> Reader<'a> {
             }
         };
         if let Some(actor) = pending {
-            self.push(
-                Source::Statement,
+            self.push(Source::Statement, || {
                 SyntaxError::new(
                     "notation::expected",
                     actor.span,
                     "expected an action after the actor",
                     "actor without a move",
                     "write the actor before its action: `Ann: pass`",
-                ),
-            );
+                )
+            });
         }
         (out, stop)
     }
@@ -201,20 +233,23 @@ impl<'a> Reader<'a> {
     fn variation(&mut self) -> (Variation, Option<Stop>) {
         let open = Span::new(self.src.offset(self.rest), 1);
         self.lexeme(lexical::open);
+        self.depth += 1;
         let (body, stop) = self.movetext();
+        self.depth -= 1;
+        // Past the limit, a variation is open only while its level is.
+        self.flattened = 0;
         let (end, passed_on) = match stop {
             Stop::Close(close) => (close.end(), None),
             stop => {
-                self.push(
-                    Source::Statement,
+                self.push(Source::Statement, || {
                     SyntaxError::new(
                         "notation::unclosed",
                         open,
                         "expected `)` to close this variation",
                         "variation opened here is never closed",
                         "a variation is `( … )`, e.g. `Ann: pass (Ann: buy Nord)`",
-                    ),
-                );
+                    )
+                });
                 match stop {
                     Stop::Tag(tag) => (tag.span.offset, Some(Stop::Tag(tag))),
                     _ => (open.end(), Some(Stop::End)),
@@ -310,13 +345,16 @@ impl<'a> Reader<'a> {
             At::Unread { .. } => Source::Text,
             _ => Source::Statement,
         };
-        self.push(
-            source,
-            problem.into_syntax_error(self.src.len(), end_of_move),
-        );
+        let src_len = self.src.len();
+        self.push(source, || problem.into_syntax_error(src_len, end_of_move));
     }
 
-    fn push(&mut self, source: Source, error: SyntaxError) {
-        self.errors.push((source, error));
+    /// Keeps an error (made only if it is kept: a file may have millions).
+    fn push(&mut self, source: Source, error: impl FnOnce() -> SyntaxError) {
+        if self.errors.len() < DIAGNOSTICS_KEPT {
+            self.errors.push((source, error()));
+        } else {
+            self.omitted += 1;
+        }
     }
 }

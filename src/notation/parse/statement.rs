@@ -73,7 +73,7 @@ pub(super) fn statement(
     }
     let start = words.len() - i.0.len();
     let action_words = &mut words[start..];
-    let (len, annotation) = annotation(action_words).map_err(|p| (Box::new(p), span.end()))?;
+    let (len, annotation) = annotation(action_words).map_err(|p| (p, span.end()))?;
     let action_words = Words(&action_words[..len]);
     let Some(action_span) = action_words.span() else {
         return Err((
@@ -149,7 +149,7 @@ fn actor(i: Words<'_>) -> WResult<'_, Name> {
 
 /// `annotation`, glued to the last word (`buy Nord!?`) or written alone after it: takes it off
 /// the move and gives the number of words left.
-fn annotation(words: &mut [Word<'_>]) -> Result<(usize, Option<Annotation>), Problem> {
+fn annotation(words: &mut [Word<'_>]) -> Result<(usize, Option<Annotation>), Box<Problem>> {
     let Some(last) = words.last_mut() else {
         return Ok((0, None));
     };
@@ -162,13 +162,13 @@ fn annotation(words: &mut [Word<'_>]) -> Result<(usize, Option<Annotation>), Pro
     }
     let glyph = &last.text[stem.len()..];
     let Some(a) = word::annotation(glyph) else {
-        return Err(Problem::new(
+        return Err(Box::new(Problem::new(
             "notation::bad_annotation",
             At::Span(Span::new(last.span.offset + stem.len(), glyph.len())),
             format!("expected an annotation, found `{glyph}`"),
             "not an annotation",
             "annotations are `!`, `?`, `!!`, `??`, `!?`, `?!`, e.g. `Ann: buy Nord!?`",
-        ));
+        )));
     };
     if stem.is_empty() {
         return Ok((words.len() - 1, Some(a)));
