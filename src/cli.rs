@@ -538,8 +538,8 @@ fn replay(args: &ReplayArgs) -> io::Result<Outcome> {
     let name = input_name(&args.file);
     if !notation_cmd::is_json(&src) {
         // The standings of every game (printed once all are legal), or the first game for
-        // `--at` and `--trace`; the games themselves are not kept.
-        let standings = args.at.is_none() && args.trace.is_none();
+        // `--at`, `--trace` and `--check-runs`; the games themselves are not kept.
+        let standings = args.at.is_none() && args.trace.is_none() && !args.check_runs;
         let mut reports = Vec::new();
         let mut warnings = Vec::new();
         let mut first = None;

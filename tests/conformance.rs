@@ -165,30 +165,42 @@ fn bundled_sample_matches_the_reference_engine() {
     assert_eq!(n, 66);
 }
 
-/// The bundled 18Ireland notation sample, converted to 18xx.games JSON, against the reference
-/// engine's strict trace of that conversion (stored beside the tests: the sample is ours).
+/// The bundled notation samples of titles whose fixtures the reference traces, converted to
+/// 18xx.games JSON, against the reference engine's strict trace of that conversion (stored beside
+/// the tests: the samples are ours): (sample, processed actions).
+const NOTATION_SAMPLES: &[(&str, usize)] = &[
+    ("18ireland-notation-opening", 31),
+    ("1830-notation-opening", 57),
+];
+
 #[test]
-fn ireland_notation_sample_matches_the_reference_engine() {
+fn notation_samples_match_the_reference_engine() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let name = "18ireland-notation-opening.rn";
-    let text = std::fs::read_to_string(root.join("samples").join(name)).unwrap();
-    let doc = railnote::notation::parse(name, &text).unwrap();
-    let src: std::sync::Arc<str> = std::sync::Arc::from(text.as_str());
-    let played = railnote::replay::notation::play(
-        name,
-        &src,
-        &doc.games[0],
-        railnote::replay::notation::PlayOptions::default(),
-    )
-    .unwrap();
-    assert!(played.errors.is_empty(), "{:?}", played.errors.first());
-    // Through the JSON text, as a user's `convert --to json` would hand it to 18xx.games.
-    let json = railnote::convert::to_json(&played).to_string();
-    let log = log::read("18ireland-notation-opening.json", &json).unwrap();
-    let trace =
-        load_trace(&root.join("tests/data/18ireland-notation-opening.trace.jsonl")).unwrap();
-    let (_, matched, stop) = match_ireland_trace(&log, &trace);
-    assert_eq!(matched, 31, "{stop}");
+    for &(stem, actions) in NOTATION_SAMPLES {
+        let name = format!("{stem}.rn");
+        let text = std::fs::read_to_string(root.join("samples").join(&name)).unwrap();
+        let doc = railnote::notation::parse(&name, &text).unwrap();
+        let src: std::sync::Arc<str> = std::sync::Arc::from(text.as_str());
+        let played = railnote::replay::notation::play(
+            &name,
+            &src,
+            &doc.games[0],
+            railnote::replay::notation::PlayOptions::default(),
+        )
+        .unwrap();
+        assert!(
+            played.errors.is_empty(),
+            "{name}: {:?}",
+            played.errors.first()
+        );
+        // Through the JSON text, as a user's `convert --to json` would hand it to 18xx.games.
+        let json = railnote::convert::to_json(&played).to_string();
+        let log = log::read(&format!("{stem}.json"), &json).unwrap();
+        let trace = load_trace(&root.join(format!("tests/data/{stem}.trace.jsonl"))).unwrap();
+        assert_eq!(trace.processed.len(), actions, "{name}");
+        let (_, matched, stop) = match_trace_fields(&log, &trace);
+        assert_eq!(matched, actions, "{name}: {stop}");
+    }
 }
 
 /// Hand-made continuations of the sample, each traced by the reference engine, for rules the
@@ -492,7 +504,7 @@ fn ireland_fixtures_match_the_reference_engine() {
         .expect("every 18Ireland fixture has a trace");
         let src = std::fs::read_to_string(&path).unwrap();
         let log = log::read(name, &src).unwrap_or_else(|e| panic!("{}", render(&e)));
-        let (replay, matched, stop) = match_ireland_trace(&log, &trace);
+        let (replay, matched, stop) = match_trace_fields(&log, &trace);
         eprintln!("{name}: {matched} actions match the reference");
         assert_eq!(matched, actions, "{name}: {stop}");
         assert!(replay.game().finished, "{name}: the game did not finish");
@@ -534,8 +546,8 @@ fn fixtures_1830_match_the_reference_engine() {
 }
 
 /// Replays `log`, comparing the state after every action with the reference's on the fields
-/// its 18Ireland trace records; stops at the first difference.
-fn match_ireland_trace<'l>(log: &'l log::GameLog, trace: &Trace) -> (Replay<'l>, usize, String) {
+/// its trace records; stops at the first difference.
+fn match_trace_fields<'l>(log: &'l log::GameLog, trace: &Trace) -> (Replay<'l>, usize, String) {
     let mut replay = Replay::new(log).unwrap_or_else(|e| panic!("{}", render(&e)));
     let mut matched = 0;
     let mut stop = String::new();

@@ -147,6 +147,23 @@ fn optimum_covers_every_recorded_18ireland_run() {
     }
 }
 
+/// The recorded 1830 runs below the optimum at their state (the players' choices).
+const BELOW_1830: &[&str] = &[
+    "1830_game_end_bank.json #70: 90 < 100",
+    "1830_game_end_bank.json #348: 320 < 340",
+    "26855.json #296: 110 < 130",
+    "26855.json #328: 210 < 240",
+];
+
+#[test]
+fn optimum_covers_every_recorded_1830_run() {
+    let Some(shared) = shared_dir() else { return };
+    let below = runs_below_the_optimum(&shared, "1830");
+    if fixtures(&shared, "1830").len() == 3 {
+        assert_eq!(below, BELOW_1830);
+    }
+}
+
 /// `railnote routes` and `railnote replay --check-runs` on fixture 2809.
 mod cli {
     use std::process::{Command, Output};
@@ -212,6 +229,63 @@ mod cli {
         let out = railnote(&["replay", &stock.display().to_string(), "--check-runs"]);
         assert_eq!(out.status.code(), Some(0));
         insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout));
+    }
+
+    /// 1830, from the notation sample: B&O in OR 2.1 (after action 47) runs its two 2 trains
+    /// to Washington and along the new track; the sample's own runs are checked against the
+    /// optimum with `--check-runs`, and `--at` and `--trace` stop where they are asked to.
+    #[test]
+    fn routes_and_checks_for_an_1830_game() {
+        let sample = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/samples/1830-notation-opening.rn"
+        );
+        let out = railnote(&["routes", sample, "--at", "47", "--format", "json"]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["corporation"], "B&O");
+        assert_eq!(v["total"], 90);
+        assert_eq!(v["optimal"], true);
+        assert_eq!(
+            v["routes"][0]["stops"],
+            serde_json::json!(["I15-0", "J14-0"])
+        );
+        assert_eq!(
+            v["routes"][1]["stops"],
+            serde_json::json!(["I15-0", "I19-0"])
+        );
+        let out = railnote(&["replay", sample, "--check-runs"]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout));
+        let out = railnote(&["replay", sample, "--at", "36", "--format", "json"]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        insta::assert_json_snapshot!(v);
+        let trace = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("1830-sample.jsonl");
+        let out = railnote(&["replay", sample, "--trace", trace.to_str().unwrap()]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let lines = std::fs::read_to_string(&trace).unwrap();
+        assert_eq!(lines.lines().count(), 57);
     }
 
     #[test]
