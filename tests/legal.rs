@@ -50,6 +50,23 @@ fn ireland_fixtures_agree() {
     assert_no_problems(&problems);
 }
 
+/// The three 1830 fixtures: the privates' abilities, bankruptcies, a bank break.
+#[test]
+fn fixtures_1830_agree() {
+    let Some(shared) = shared_dir() else { return };
+    let (total, problems) = fixtures_problems(&shared, "1830");
+    assert!(total > 1000, "{total}");
+    assert_no_problems(&problems);
+}
+
+/// 1830 self-play, both policies and 2–4 players: every state agrees, every game finishes.
+#[test]
+fn selfplay_1830_agrees() {
+    let found = selfplay_agreement("1830", 0..4);
+    assert!(found.states > 1000, "{}", found.states);
+    assert_no_problems(&found.problems);
+}
+
 /// Self-play games of both policies: every state agrees, and every game finishes.
 #[test]
 fn selfplay_agrees() {
