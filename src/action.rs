@@ -203,6 +203,11 @@ pub enum Action {
         /// Who set it up.
         entity: Entity,
     },
+    /// End the game at once, scored as it stands (18xx.games' End Game button).
+    EndGame {
+        /// The player who ends it (or the corporation whose turn it is).
+        entity: Entity,
+    },
 }
 
 /// `$body` with `$e` bound to the acting entity's field, whatever the variant (one list of
@@ -226,7 +231,8 @@ macro_rules! on_entity {
             | Action::Assign { entity: $e, .. }
             | Action::Merge { entity: $e, .. }
             | Action::Vote { entity: $e, .. }
-            | Action::Program { entity: $e } => $body,
+            | Action::Program { entity: $e }
+            | Action::EndGame { entity: $e } => $body,
         }
     };
 }
@@ -262,6 +268,7 @@ impl Action {
             Action::Merge { .. } => "merge",
             Action::Vote { .. } => "choose",
             Action::Program { .. } => "program",
+            Action::EndGame { .. } => "end_game",
         }
     }
 }

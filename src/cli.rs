@@ -162,6 +162,11 @@ pub struct SelfplayArgs {
     /// with `-o DIR`, write each log as DIR/<seed>.json.
     #[arg(long, default_value_t = 1)]
     pub games: u64,
+    /// End the game by hand after N actions (18xx.games' End Game, a deviation from the
+    /// printed rules): a short game scored as it stands. Without it, self-play never ends a
+    /// game by hand.
+    #[arg(long, value_name = "N")]
+    pub end_game_after: Option<usize>,
 }
 
 /// Self-play policies.
@@ -794,7 +799,13 @@ fn selfplay(args: &SelfplayArgs) -> io::Result<Outcome> {
     };
     let mut outcome = Outcome::Legal;
     for seed in args.seed..args.seed.saturating_add(args.games.max(1)) {
-        let played = match crate::selfplay::play(&args.title, args.players, seed, policy) {
+        let played = match crate::selfplay::play_ending_after(
+            &args.title,
+            args.players,
+            seed,
+            policy,
+            args.end_game_after,
+        ) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("railnote: {e}");

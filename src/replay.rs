@@ -377,12 +377,18 @@ struct ShownViolation(String);
 pub const LEGAL_SHOWN: usize = 8;
 
 /// The legal actions at the state where `action` was rejected, in the notation, the same kind
-/// as the rejected action first.
-fn legal_alternatives(game: &Game, action: &Action) -> Vec<String> {
+/// as the rejected action first. Ending the game by hand, always legal, is no alternative to
+/// a move of the game: it is listed only for a refused `end_game`. A move refused because the
+/// printed rules were asked for gets no alternatives that break them too.
+fn legal_alternatives(game: &Game, action: &Action, violation: &RuleViolation) -> Vec<String> {
     let legal = game.legal_actions();
+    let ending = matches!(action, Action::EndGame { .. });
+    let printed_rules = matches!(violation, RuleViolation::PrintedRule(_));
     let mut written: Vec<(bool, String)> = legal
         .actions
         .iter()
+        .filter(|l| matches!(l.action, Action::EndGame { .. }) == ending)
+        .filter(|l| !(printed_rules && l.deviation.is_some()))
         .map(|l| {
             let actor = short_name(&game.entity_name(l.action.entity()));
             let text = crate::replay::notation::to_notation(game, &l.action).to_string();
@@ -435,7 +441,7 @@ impl IllegalAction {
             expected_actor: game
                 .acting_entity()
                 .map(|e| short_name(&game.entity_name(e))),
-            legal: legal_alternatives(game, action),
+            legal: legal_alternatives(game, action, &violation),
             shown: ShownViolation(shorten_quotes(violation.to_string())),
             violation,
         }

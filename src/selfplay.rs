@@ -83,6 +83,22 @@ pub fn play(
     seed: u64,
     policy: Policy,
 ) -> Result<SelfPlay, SetupError> {
+    play_ending_after(title, players, seed, policy, None)
+}
+
+/// [`play`], ended by hand (18xx.games' End Game) after `end_game_after` actions if the game
+/// has not ended by then: a short finished game, scored as it stands. Self-play never ends a
+/// game by hand otherwise.
+///
+/// # Errors
+/// An unknown title or a player count the title does not allow.
+pub fn play_ending_after(
+    title: &str,
+    players: usize,
+    seed: u64,
+    policy: Policy,
+    end_game_after: Option<usize>,
+) -> Result<SelfPlay, SetupError> {
     let setup = GameSetup {
         title: title.to_string(),
         players: (1..=players).map(|i| format!("Player {i}")).collect(),
@@ -93,6 +109,15 @@ pub fn play(
     let mut rng = Rng::new(seed);
     let mut actions = Vec::new();
     while !game.finished && actions.len() < MAX_ACTIONS {
+        if end_game_after == Some(actions.len()) {
+            let action = Action::EndGame {
+                entity: Entity::Player(player_to_end(&game)),
+            };
+            if game.process(&action).is_ok() {
+                actions.push(action);
+            }
+            break;
+        }
         let legal = game.legal_actions();
         let Some(action) = choose(&game, &legal, policy, &mut rng) else {
             break;
@@ -112,8 +137,29 @@ pub fn play(
     })
 }
 
-/// Picks an action from the list (`None` if it is empty).
+/// The player who ends a game by hand: the one to act, or the president of the corporation
+/// that is, or the first in seat order.
+fn player_to_end(game: &Game) -> crate::ids::PlayerId {
+    match game.acting_entity() {
+        Some(Entity::Player(p)) => p,
+        Some(Entity::Corporation(c)) => game.corp(c).president.unwrap_or(game.seats[0]),
+        _ => game.seats[0],
+    }
+}
+
+/// Picks an action from the list (`None` if nothing but ending the game by hand is left).
 pub fn choose(game: &Game, legal: &LegalActions, policy: Policy, rng: &mut Rng) -> Option<Action> {
+    // Ending the game by hand (18xx.games' End Game) is always listed and never played: a
+    // self-play game ends by the rules, or is left unfinished when nothing else can happen.
+    let legal = &LegalActions {
+        actions: legal
+            .actions
+            .iter()
+            .filter(|l| !matches!(l.action, Action::EndGame { .. }))
+            .cloned()
+            .collect(),
+        ..legal.clone()
+    };
     if legal.is_empty() {
         return None;
     }

@@ -619,6 +619,30 @@ const REFERENCE_MOVES: &[(&str, &[&str])] = &[
     // A private bought from another player as a stock-round action (1830, phase 2, the
     // second stock round), at a price of the players' choosing.
     ("1830-private-sold-between-players", &[]),
+    // 18xx.games' End Game (the reference's random player pressed it): the game ends at once,
+    // scored as it stands; in 1836Jr30, 18Ireland and 1830 (two of them by a player who was
+    // not to act), during 1830's private auction with bids standing, and in the name of the
+    // corporation whose turn it is (a user who does not play). See `tests/end_game.rs`.
+    (
+        "jr30-game-ended-by-hand",
+        &["deviation::game_ended_by_hand"],
+    ),
+    (
+        "ireland-game-ended-by-hand",
+        &["deviation::game_ended_by_hand"],
+    ),
+    (
+        "1830-game-ended-by-hand",
+        &["deviation::game_ended_by_hand"],
+    ),
+    (
+        "1830-game-ended-by-hand-during-the-auction",
+        &["deviation::game_ended_by_hand"],
+    ),
+    (
+        "jr30-end-game-for-the-operating-corporation",
+        &["deviation::game_ended_by_hand"],
+    ),
 ];
 
 #[test]
@@ -682,6 +706,12 @@ fn engine_only_moves_are_refused_with_the_printed_rule() {
             "rules::bankruptcy",
             "NFL does not have to buy a train: bankruptcy comes only when a corporation must \
              buy a train and cannot raise the money",
+        ),
+        (
+            "jr30-end-game-for-another-corporation",
+            "rules::end_game",
+            "B cannot end the game: 18xx.games' End Game button ends it for a player, or for \
+             the corporation whose turn it is (the printed rules have no move that ends a game)",
         ),
     ] {
         let src = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();

@@ -7,6 +7,10 @@ mod common;
 /// Malformed and edge-case logs: undo/redo filtering, hotseat ids, rendered diagnostics.
 mod import;
 
+/// 18xx.games' End Game: games ended by hand, the notation's `end game`, legal moves and
+/// self-play.
+mod end_game;
+
 /// Every 1836Jr30 fixture against the reference engine's per-action traces and final scores.
 mod conformance;
 /// Comparing a replay with a reference trace (shared with the `reference_games` example).

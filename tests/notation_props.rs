@@ -28,6 +28,7 @@ fn a_move() -> impl Strategy<Value = String> {
         Just("pay".to_string()),
         Just("withhold".to_string()),
         prop::sample::select(vec!["2", "3", "4", "D"]).prop_map(|t| format!("train {t}")),
+        Just("end game".to_string()),
     ]
 }
 

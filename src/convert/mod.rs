@@ -456,7 +456,7 @@ fn action_json(log: &GameLog, game: &Game, type_name: &str, action: &Action) -> 
             .collect::<Vec<_>>())
     };
     match action {
-        Action::Pass { .. } | Action::Bankrupt { .. } => {}
+        Action::Pass { .. } | Action::Bankrupt { .. } | Action::EndGame { .. } => {}
         Action::Program { .. } => {}
         Action::Assign { hex, .. } => {
             o.insert("target".into(), json!(hex.to_string()));

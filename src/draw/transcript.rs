@@ -168,6 +168,9 @@ fn end(out: &mut Vec<Event>, index: usize, game: &Game) {
         Some(crate::engine::GameEndReason::Bankrupt) => "a player went bankrupt",
         Some(crate::engine::GameEndReason::StockMarket) => "a share price reached the end",
         Some(crate::engine::GameEndReason::Dnf) => "nothing can happen any more",
+        Some(crate::engine::GameEndReason::ManuallyEnded) => {
+            "a player ended it by hand, and it is scored as it stands"
+        }
         None => "it is over",
     };
     let round = game.round_label();
@@ -457,6 +460,7 @@ fn describe(
             format!("{who} discards a {}", train_kind(before, *train))
         }
         Action::Bankrupt { .. } => format!("{who} goes bankrupt"),
+        Action::EndGame { .. } => format!("{who} ends the game"),
         Action::Assign { hex, .. } => format!("{who} places its marker on {hex}"),
         // A minor named is proposed for the merger; a major named is what the minors become.
         Action::Merge { corp, .. } => match before.title.corp(*corp).kind {

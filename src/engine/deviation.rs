@@ -23,6 +23,11 @@ pub enum DeviationKind {
     /// operating turn; 18xx.games keeps its "Exchange" offer open (its train step leaves the
     /// type out of the purchases it lists, not out of the trade-ins) and accepts it.
     SecondTrainOfATypeByTradeIn,
+    /// Any title: a player ends the game at once. The printed rules end a game only by its end
+    /// conditions (the bank broken, a bankruptcy, a share price at the end of the market where
+    /// the title has one) and after the rounds they prescribe; 18xx.games' End Game button
+    /// (its Tools tab) ends it at any time and scores it as it stands.
+    GameEndedByHand,
 }
 
 /// A deviation found while processing one action.
@@ -39,9 +44,10 @@ pub struct Deviation {
 
 impl DeviationKind {
     /// Every deviation railnote knows, for documentation and tests.
-    pub const ALL: [DeviationKind; 2] = [
+    pub const ALL: [DeviationKind; 3] = [
         DeviationKind::EmergencyTrainFromCorporation,
         DeviationKind::SecondTrainOfATypeByTradeIn,
+        DeviationKind::GameEndedByHand,
     ];
 
     /// The stable code (`deviation::emergency_train_from_corporation`), part of the CLI
@@ -54,6 +60,7 @@ impl DeviationKind {
             DeviationKind::SecondTrainOfATypeByTradeIn => {
                 "deviation::second_train_of_a_type_by_trade_in"
             }
+            DeviationKind::GameEndedByHand => "deviation::game_ended_by_hand",
         }
     }
 
@@ -68,6 +75,11 @@ impl DeviationKind {
                 "1836Jr30 rules (operating round, trains): only one train of a given type per \
                  operating turn"
             }
+            DeviationKind::GameEndedByHand => {
+                "printed rules (end of the game): a game ends only by its end conditions (the \
+                 bank broken, a bankruptcy, and where the title has it a share price at the end \
+                 of the market), after the rounds they prescribe"
+            }
         }
     }
 
@@ -81,6 +93,11 @@ impl DeviationKind {
             DeviationKind::SecondTrainOfATypeByTradeIn => {
                 "18xx.games keeps offering trade-ins for a type already bought from the depot \
                  in the turn"
+            }
+            DeviationKind::GameEndedByHand => {
+                "18xx.games' End Game button lets a player end the game at any time: it ends at \
+                 once (game_end_reason `manually_ended`) and each player scores cash, shares \
+                 and privates as they stand"
             }
         }
     }

@@ -82,6 +82,9 @@ pub enum RuleViolation {
     /// Bankruptcy declared while money could still be raised.
     #[error("{0}")]
     Bankruptcy(String),
+    /// An End Game by an entity 18xx.games does not end a game for.
+    #[error("{0}")]
+    EndGame(String),
     /// An id the game does not have (a library caller's; the readers resolve every id against
     /// the title), or an amount beyond [`Money::LIMIT`].
     #[error("{0}")]
@@ -110,6 +113,7 @@ impl RuleViolation {
             RuleViolation::Company(_) => "rules::company",
             RuleViolation::Auction(_) => "rules::auction",
             RuleViolation::Bankruptcy(_) => "rules::bankruptcy",
+            RuleViolation::EndGame(_) => "rules::end_game",
             RuleViolation::OutOfRange(_) => "rules::out_of_range",
             RuleViolation::PrintedRule(d) => d.kind.code(),
         }

@@ -12,6 +12,7 @@ pub mod state;
 pub mod title;
 
 mod auction;
+mod end_game;
 mod legal;
 mod market;
 mod operating;
@@ -643,13 +644,18 @@ impl Game {
             | Action::Bankrupt { .. }
             | Action::Assign { .. }
             | Action::Vote { .. }
-            | Action::Program { .. } => Ok(()),
+            | Action::Program { .. }
+            | Action::EndGame { .. } => Ok(()),
         }
     }
 
     fn apply(&mut self, action: &Action) -> Result<(), RuleViolation> {
         self.round_ended_in_action = false;
         self.deviations.clear();
+        // 18xx.games' End Game step comes before every round's own steps and never blocks.
+        if let Action::EndGame { entity } = action {
+            return self.end_by_hand(*entity);
+        }
         let share_price = self.stated_share_price(action);
         match self.round {
             Round::Auction(_) => auction::process(self, action)?,

@@ -435,7 +435,10 @@ fn forged(game: &Game, a: &Action) -> Vec<Action> {
                 *v = !*in_favour;
             }
         }),
-        Action::Pass { .. } | Action::Bankrupt { .. } | Action::Program { .. } => {}
+        Action::Pass { .. }
+        | Action::Bankrupt { .. }
+        | Action::Program { .. }
+        | Action::EndGame { .. } => {}
     }
     out
 }
@@ -478,6 +481,7 @@ fn candidates(game: &Game, elsewhere: &[&Action]) -> Vec<Action> {
             entity: e,
             in_favour: true,
         });
+        out.push(Action::EndGame { entity: e });
     }
     out
 }

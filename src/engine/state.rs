@@ -124,16 +124,20 @@ pub enum GameEndReason {
     StockMarket,
     /// A round ended in turn 100 or later with no other end (18xx.games: did not finish).
     Dnf,
+    /// A player ended the game at once (18xx.games' End Game button).
+    ManuallyEnded,
 }
 
 impl GameEndReason {
-    /// The reference engine's name (`bank`, `bankrupt`, `stock_market`, `dnf`).
+    /// The reference engine's name (`bank`, `bankrupt`, `stock_market`, `dnf`,
+    /// `manually_ended`).
     pub fn as_str(self) -> &'static str {
         match self {
             GameEndReason::Bank => "bank",
             GameEndReason::Bankrupt => "bankrupt",
             GameEndReason::StockMarket => "stock_market",
             GameEndReason::Dnf => "dnf",
+            GameEndReason::ManuallyEnded => "manually_ended",
         }
     }
 }

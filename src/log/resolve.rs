@@ -196,7 +196,8 @@ pub fn resolve(doc: &Document) -> Result<GameLog, LogError> {
 
 const ACTION_TYPES: &str =
     "bid, pass, par, buy_shares, sell_shares, buy_company, lay_tile, place_token, run_routes, \
-     dividend, buy_train, discard_train, bankrupt, undo, redo, message, program_*";
+     dividend, buy_train, discard_train, bankrupt, assign, merge, choose, end_game, undo, redo, \
+     message, program_*";
 
 struct Resolver<'a> {
     json: Json<'a>,
@@ -362,6 +363,7 @@ impl Resolver<'_> {
                 })
             }
             "bankrupt" => Some(Action::Bankrupt { entity: entity? }),
+            "end_game" => Some(Action::EndGame { entity: entity? }),
             "assign" => {
                 let hex = keep!(
                     self,
@@ -904,6 +906,7 @@ fn is_known_type(kind: &str) -> bool {
             | "assign"
             | "merge"
             | "choose"
+            | "end_game"
     ) || kind.starts_with("program_")
 }
 

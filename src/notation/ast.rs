@@ -520,6 +520,9 @@ pub enum RawAction {
         /// For (true) or against.
         in_favour: bool,
     },
+    /// `end game`: the actor ends the game at once, scored as it stands (18xx.games' End Game
+    /// button; the printed rules have no such move).
+    EndGame,
     /// `program buy_shares corporation=GCL until_condition=float`: an 18xx.games programmed
     /// action (no effect on the game; its settings are kept for conversion).
     Program {

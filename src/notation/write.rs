@@ -376,6 +376,7 @@ impl fmt::Display for RawAction {
                 Ok(())
             }
             RawAction::Discard { train } => write!(f, "discard {train}"),
+            RawAction::EndGame => f.write_str("end game"),
             RawAction::Program { kind, args } => {
                 write!(f, "program {kind}")?;
                 for (k, v) in args {

@@ -201,7 +201,10 @@ pub fn action_json(game: &Game, a: &Action, id: i64) -> Value {
         Action::DiscardTrain { train: t, .. } => {
             o.insert("train".into(), json!(train(game, *t)));
         }
-        Action::Pass { .. } | Action::Bankrupt { .. } | Action::Program { .. } => {}
+        Action::Pass { .. }
+        | Action::Bankrupt { .. }
+        | Action::Program { .. }
+        | Action::EndGame { .. } => {}
         Action::Assign { hex, .. } => {
             o.insert("target".into(), json!(hex.to_string()));
             o.insert("target_type".into(), json!("hex"));

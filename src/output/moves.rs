@@ -36,7 +36,8 @@ pub struct MoveGroup {
     /// The reference's action type (`lay_tile`).
     pub kind: String,
     /// The actions in the 18xx.games format; ranged ones carry `max_price` (and `price_step`
-    /// when not every amount in the range is legal).
+    /// when not every amount in the range is legal), those that break a printed rule while
+    /// 18xx.games accepts them the deviation's code (`deviation`).
     pub actions: Vec<Value>,
     /// One readable line per action.
     #[serde(skip)]
@@ -62,6 +63,9 @@ impl MovesReport {
                             }
                             if let Some(step) = l.price_step {
                                 o.insert("price_step".into(), Value::from(step.0));
+                            }
+                            if let Some(d) = l.deviation {
+                                o.insert("deviation".into(), Value::from(d.code()));
                             }
                         }
                         v
@@ -92,8 +96,16 @@ fn price_text(l: &LegalAction, price: crate::ids::Money) -> String {
     }
 }
 
-/// One legal action in words.
+/// One legal action in words (a deviation from the printed rules says so).
 pub fn describe(game: &Game, l: &LegalAction) -> String {
+    let text = describe_action(game, l);
+    match l.deviation {
+        Some(d) => format!("{text} [against the printed rules: {}]", d.code()),
+        None => text,
+    }
+}
+
+fn describe_action(game: &Game, l: &LegalAction) -> String {
     let who = game.entity_name(l.action.entity());
     let map = game.title.map;
     match &l.action {
@@ -212,6 +224,11 @@ pub fn describe(game: &Game, l: &LegalAction) -> String {
             format!("{who} votes {}", if *in_favour { "for" } else { "against" })
         }
         Action::Program { .. } => format!("{who} programs an action"),
+        // A corporation ends it for a user who is not one of the players (a hotseat's owner).
+        Action::EndGame {
+            entity: Entity::Corporation(_),
+        } => format!("{who} ends the game at once (End Game, by a user who does not play)"),
+        Action::EndGame { .. } => format!("{who} ends the game at once (End Game)"),
     }
 }
 

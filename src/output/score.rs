@@ -19,7 +19,7 @@ pub struct ScoreReport {
     pub title: String,
     /// Whether the game has ended.
     pub finished: bool,
-    /// Why it ended (`bank`, `bankrupt`, `stock_market`).
+    /// Why it ended (`bank`, `bankrupt`, `stock_market`, `dnf`, `manually_ended`).
     pub game_end_reason: Option<String>,
     /// Total value by the log's player id (the reference's `result`).
     pub result: BTreeMap<String, Money>,

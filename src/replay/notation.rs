@@ -322,6 +322,7 @@ pub fn resolve(game: &Game, entity: Entity, raw: &RawAction) -> Result<Action, U
             in_favour: *in_favour,
         },
         RawAction::Program { .. } => Action::Program { entity },
+        RawAction::EndGame => Action::EndGame { entity },
         RawAction::Bid { target, price } => {
             let target = match title.company_by_sym(target) {
                 Some(c) => BidTarget::Company(c),
@@ -682,6 +683,7 @@ fn candidates(game: &Game, action: &Action) -> Vec<RawAction> {
     match action {
         Action::Pass { .. } => vec![RawAction::Pass],
         Action::Bankrupt { .. } => vec![RawAction::Bankrupt],
+        Action::EndGame { .. } => vec![RawAction::EndGame],
         Action::Assign { hex, .. } => vec![RawAction::Assign {
             hex: hex.to_string(),
         }],
@@ -1512,6 +1514,18 @@ impl Player<'_> {
     }
 
     fn help_for(&self, game: &Game, action: &Action, v: &RuleViolation) -> Option<String> {
+        if let RuleViolation::EndGame(_) = v {
+            let first = notation::name(&game.players.first()?.name);
+            let corporation = match game.acting_entity() {
+                Some(e @ Entity::Corporation(_)) => {
+                    format!(", or `{}: end game`", notation::name(&game.entity_name(e)))
+                }
+                _ => String::new(),
+            };
+            return Some(format!(
+                "any player may end it, e.g. `{first}: end game`{corporation}"
+            ));
+        }
         if let RuleViolation::NotYourTurn { .. } = v {
             let who = game.acting_entity()?;
             return Some(format!(

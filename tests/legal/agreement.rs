@@ -62,6 +62,7 @@ fn mutations(game: &Game, a: &Action, rng: &mut Rng) -> Vec<Action> {
     with_entity.set_entity(other_entity(a.entity(), rng));
     out.push(with_entity);
     out.push(Action::Pass { entity: a.entity() });
+    out.push(Action::EndGame { entity: a.entity() });
     match a {
         Action::Bid {
             entity,

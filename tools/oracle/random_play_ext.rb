@@ -60,6 +60,10 @@ module Oracle
       'program_disable' => 0.01, # for each program that is on
       'end_game' => 0.00003, # a few games in a hundred end by the Tools tab's button
     }.freeze
+    # RAILNOTE_END_GAME_CHANCE=P studies games ended at any moment: End Game is drawn with
+    # chance P per decision instead, half the time for the entity to act, as tools.rb sends it
+    # for a user who does not play (a hotseat game's owner). Unset, games are generated as before.
+    END_GAME_CHANCE = ENV['RAILNOTE_END_GAME_CHANCE']&.to_f
     # Chance that an ordinary move is made by another player in master mode (tools.rb): the
     # action then records that player as its `user`.
     MASTER_MODE_CHANCE = 0.01
@@ -410,7 +414,13 @@ module Oracle
       player = @game.players.sample(random: @rng)
       out << [SIDE_CHANCE['message'], -> { base(player, 'message').merge('message' => CHAT.sample(random: @rng)) }]
       out.concat(program_candidates(player))
-      out << [SIDE_CHANCE['end_game'], -> { base(player, 'end_game') }]
+      out << if END_GAME_CHANCE
+               [END_GAME_CHANCE, lambda {
+                 base(@rng.rand < 0.5 && current ? current : player, 'end_game')
+               }]
+             else
+               [SIDE_CHANCE['end_game'], -> { base(player, 'end_game') }]
+             end
       out
     end
 

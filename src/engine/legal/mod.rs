@@ -307,6 +307,7 @@ impl Game {
             }
             Round::Title(_) => self.title.hooks.own_round_legal_actions(&mut gen),
         }
+        gen.end_game();
         gen.out
     }
 }
@@ -375,6 +376,18 @@ impl Gen<'_> {
                 deviation,
                 ..legal
             });
+        }
+    }
+
+    /// 18xx.games' End Game, offered in every state to each player (its Tools tab) and, for a
+    /// user who is not one of the players, in the name of the entity whose turn it is (see
+    /// `engine/end_game.rs`). Listed last: it is never part of a round's play.
+    fn end_game(&mut self) {
+        let acting = self.game.acting_entity();
+        let players = self.game.players.iter().map(|p| Entity::Player(p.id));
+        let corporation = acting.filter(|e| matches!(e, Entity::Corporation(_)));
+        for entity in players.chain(corporation) {
+            self.push_checked(Action::EndGame { entity });
         }
     }
 

@@ -15,7 +15,7 @@ use crate::notation::ast::{Orientation, RawAction, Source};
 /// The keywords of the action forms, for "did you mean" help.
 const KEYWORDS: &[&str] = &[
     "pass", "bid", "par", "buy", "sell", "lay", "tok", "run", "pay", "withhold", "train",
-    "discard", "bankrupt", "program", "assign", "merge", "vote",
+    "discard", "bankrupt", "program", "assign", "merge", "vote", "end",
 ];
 
 /// `action = "pass" | "bid" … | "program" …` (the whole move, annotation removed).
@@ -24,6 +24,7 @@ pub(super) fn action(i: Words<'_>) -> WResult<'_, RawAction> {
         pass,
         dividend,
         bankrupt,
+        end_game,
         bid,
         par,
         buy,
@@ -528,6 +529,23 @@ fn vote(i: Words<'_>) -> WResult<'_, RawAction> {
     Ok((i, RawAction::Vote { in_favour }))
 }
 
+/// `"end" , "game"`: 18xx.games' End Game.
+fn end_game(i: Words<'_>) -> WResult<'_, RawAction> {
+    const HELP: &str = "ending the game at once is `end game` (with its actor: `Ann: end game`)";
+    let (i, _) = keyword("end").parse(i)?;
+    let (i, game) = required("`game`", HELP).parse(i)?;
+    if game.text != "game" {
+        return Err(unfit(
+            "notation::unexpected",
+            &game,
+            "expected `game` after `end`",
+            HELP,
+        ));
+    }
+    let (i, ()) = end_of_move(HELP)(i)?;
+    Ok((i, RawAction::EndGame))
+}
+
 /// `"discard" , TRAIN`
 fn discard(i: Words<'_>) -> WResult<'_, RawAction> {
     let help = "a discard is `discard 3` or `discard 3-2`";
@@ -593,18 +611,39 @@ fn unknown_action(i: Words<'_>) -> WResult<'_, RawAction> {
 /// The help line of an unknown action `word`: the nearest keyword, if one is near.
 fn unknown_action_help(word: &str) -> String {
     const ACTIONS: &str = "pass, bid, par, buy, sell, lay, tok, run, pay, withhold, train, \
-                           discard, bankrupt, program, assign, merge, vote";
-    debug_assert_eq!(ACTIONS, KEYWORDS.join(", "));
+                           discard, bankrupt, program, assign, merge, vote, end game";
+    // `end` is read as the start of `end game`, the whole move.
+    fn written(k: &str) -> &str {
+        if k == "end" {
+            "end game"
+        } else {
+            k
+        }
+    }
+    debug_assert_eq!(
+        ACTIONS,
+        KEYWORDS
+            .iter()
+            .map(|k| written(k))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    // Each keyword, and `end game` also as one word (`endgame`, `end_game`).
+    let forms = KEYWORDS.iter().flat_map(|k| {
+        let joined = (*k == "end").then_some("endgame");
+        std::iter::once(*k)
+            .chain(joined)
+            .map(move |form| (form, *k))
+    });
     // Words that differ in length by more than 2 are more than 2 edits apart.
-    let suggestion = KEYWORDS
-        .iter()
-        .filter(|k| k.len().abs_diff(word.len()) <= 2)
-        .map(|k| (distance(word, k), *k))
+    let suggestion = forms
+        .filter(|(form, _)| form.len().abs_diff(word.len()) <= 2)
+        .map(|(form, k)| (distance(word, form), k))
         .filter(|(d, _)| *d <= 2)
         // The nearest; of equally near ones, the first listed.
         .min_by_key(|(d, _)| *d);
     match suggestion {
-        Some((_, k)) => format!("did you mean `{k}`? actions: {ACTIONS}"),
+        Some((_, k)) => format!("did you mean `{}`? actions: {ACTIONS}", written(k)),
         None => {
             format!("a move starts with an action ({ACTIONS}) or a tile lay such as `57 E7 r2`")
         }

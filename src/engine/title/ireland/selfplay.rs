@@ -168,9 +168,11 @@ fn stuck_after(before: &Game, action: &Action, next: &Game) -> bool {
         return false;
     }
     let legal = next.legal_actions();
+    // Ending the game by hand is always possible and no way on.
     if legal
         .actions
         .iter()
+        .filter(|l| !matches!(l.action, Action::EndGame { .. }))
         .all(|l| matches!(l.action, Action::Assign { .. }))
     {
         return true;
