@@ -18,6 +18,8 @@ mod output;
 
 /// The binary: exit codes, stdout/stderr contract.
 mod cli;
+/// `check` over directories: walking, order, JSON lines, the summary.
+mod check;
 
 /// The HTML viewer in headless Chromium.
 mod browser;
