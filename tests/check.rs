@@ -271,3 +271,33 @@ fn missing_paths_and_named_files() {
         "checked 3 file(s): 1 game(s) legal, 0 illegal, 2 unreadable"
     );
 }
+
+/// Every game of a notation file is checked: a rejected game is reported with its number and
+/// the games after it are still replayed and counted.
+#[test]
+fn every_game_of_a_notation_file_is_checked() {
+    let root = fresh("games");
+    let opening = String::from_utf8(sample("1836jr30-notation-opening.rn")).unwrap();
+    let out_of_turn = "[Title \"1836Jr30\"]\n[Players \"Ann, Bob\"]\n\nPR\nBob: pass\n";
+    let text = format!("{opening}\n{out_of_turn}\n{opening}");
+    put(&root, "three.rn", text.as_bytes());
+    let out = check_in(&root, &["--format", "json", "three.rn"]);
+    assert_eq!(code(&out), 1);
+    let lines = json_lines(&out);
+    let file = &lines[0]["data"];
+    assert_eq!(
+        file["games"],
+        serde_json::json!({"legal": 2, "illegal": 1, "unreadable": 0})
+    );
+    assert_eq!(file["actions"], 26, "both legal games' actions");
+    assert_eq!(file["error"]["game"], 2);
+    assert_eq!(file["error"]["rule"], "rules::not_your_turn");
+    let line = file["error"]["line"].as_u64().unwrap() as usize;
+    assert_eq!(text.lines().nth(line - 1), Some("Bob: pass"));
+    let out = check_in(&root, &["three.rn"]);
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("three.rn: error[rules::not_your_turn]: game 2: "),
+        "{text}"
+    );
+}
