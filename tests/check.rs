@@ -34,12 +34,14 @@ fn stdout(out: &Output) -> String {
 /// that change between runs).
 fn masked(text: &str) -> String {
     text.lines()
-        .map(|line| match line.find(" in ").filter(|_| line.contains(" actions/s)")) {
-            Some(at) if line.contains("actions replayed") => {
-                format!("{} in [time] s ([rate] actions/s)", &line[..at])
-            }
-            _ => line.to_string(),
-        })
+        .map(
+            |line| match line.find(" in ").filter(|_| line.contains(" actions/s)")) {
+                Some(at) if line.contains("actions replayed") => {
+                    format!("{} in [time] s ([rate] actions/s)", &line[..at])
+                }
+                _ => line.to_string(),
+            },
+        )
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -49,8 +51,7 @@ fn json_lines(out: &Output) -> Vec<Value> {
     stdout(out)
         .lines()
         .map(|line| {
-            let mut v: Value =
-                serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+            let mut v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
             if v["type"] == "summary" {
                 assert!(v["data"]["seconds"].as_f64().is_some_and(|s| s >= 0.0));
                 assert!(v["data"]["actions_per_second"].as_u64().is_some());
@@ -91,21 +92,45 @@ const OUT_OF_TURN: &str = r#"{"title": "1836Jr30",
 /// A tree of good, bad and non-game files (named so that name order and creation order
 /// differ).
 fn archive(root: &Path) {
-    put(root, "club/2024/b-good.json", &sample("1836jr30-opening.json"));
+    put(
+        root,
+        "club/2024/b-good.json",
+        &sample("1836jr30-opening.json"),
+    );
     put(root, "club/2024/a-out-of-turn.json", OUT_OF_TURN.as_bytes());
     put(root, "club/2024/notes.txt", b"Who brings the snacks?\n");
-    put(root, "club/2024/photo.png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR");
+    put(
+        root,
+        "club/2024/photo.png",
+        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR",
+    );
     // JSON that is not a game log (the reference's traces start like this).
-    put(root, "club/2024/trace.jsonl", b"{\"header\":true,\"title\":\"1836Jr30\"}\n");
-    put(root, "club/2025/opening.rn", &sample("1836jr30-notation-opening.rn"));
+    put(
+        root,
+        "club/2024/trace.jsonl",
+        b"{\"header\":true,\"title\":\"1836Jr30\"}\n",
+    );
+    put(
+        root,
+        "club/2025/opening.rn",
+        &sample("1836jr30-notation-opening.rn"),
+    );
     // Notation recognised by its content, whatever the name.
     put(
         root,
         "club/2025/tuesday.txt",
         &sample("18ireland-notation-opening.rn"),
     );
-    put(root, "club/2025/cut.json", b"{\"title\": \"1836Jr30\", \"actions\": [");
-    put(root, "club/2025/typo.rn", b"[Title \"1836Jr30\"]\n[Players \"Ann, Bob\"]\nPR\nAnn: bidd CFLV 225\n");
+    put(
+        root,
+        "club/2025/cut.json",
+        b"{\"title\": \"1836Jr30\", \"actions\": [",
+    );
+    put(
+        root,
+        "club/2025/typo.rn",
+        b"[Title \"1836Jr30\"]\n[Players \"Ann, Bob\"]\nPR\nAnn: bidd CFLV 225\n",
+    );
     put(
         root,
         "club/2025/deviation.json",
@@ -115,7 +140,11 @@ fn archive(root: &Path) {
         .unwrap(),
     );
     put(root, "club/README.md", b"# Our games\n");
-    put(root, "extra.json", &sample("1836jr30-selfplay-greedy-3p-seed1.json"));
+    put(
+        root,
+        "extra.json",
+        &sample("1836jr30-selfplay-greedy-3p-seed1.json"),
+    );
 }
 
 #[test]
@@ -166,7 +195,11 @@ fn json_lines_parse_and_count_exactly() {
     assert_eq!(bad["verdict"], "illegal");
     assert_eq!(bad["title"], "1836Jr30");
     assert_eq!(
-        (&bad["error"]["index"], &bad["error"]["line"], &bad["error"]["column"]),
+        (
+            &bad["error"]["index"],
+            &bad["error"]["line"],
+            &bad["error"]["column"]
+        ),
         (&Value::from(1), &Value::from(3), &Value::from(14))
     );
     assert_eq!(bad["error"]["rule"], "rules::not_your_turn");
@@ -201,8 +234,16 @@ fn order_is_stable_across_job_counts() {
     assert_eq!(masked(&stdout(&one)), masked(&stdout(&default)));
     let lines: Vec<String> = stdout(&one).lines().map(String::from).collect();
     assert_eq!(lines.len(), 62);
-    assert!(lines[0].starts_with("games/0/000.json: ok ("), "{}", lines[0]);
-    assert!(lines[20].starts_with("games/1/001.json: ok ("), "{}", lines[20]);
+    assert!(
+        lines[0].starts_with("games/0/000.json: ok ("),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[20].starts_with("games/1/001.json: ok ("),
+        "{}",
+        lines[20]
+    );
     assert_eq!(
         lines[60],
         "checked 60 file(s): 48 game(s) legal, 12 illegal, 0 unreadable"
@@ -221,11 +262,14 @@ fn strict_rules_jobs_and_nothing_to_check() {
     let out = check_in(&root, &["--strict-rules", "club/2025"]);
     let text = stdout(&out);
     assert!(
-        text.contains("club/2025/deviation.json: error[deviation::emergency_train_from_corporation]: "),
+        text.contains(
+            "club/2025/deviation.json: error[deviation::emergency_train_from_corporation]: "
+        ),
         "{text}"
     );
     assert!(
-        text.contains("checked 5 file(s), skipped 0 other file(s)") || text.contains("checked 5 file(s): "),
+        text.contains("checked 5 file(s), skipped 0 other file(s)")
+            || text.contains("checked 5 file(s): "),
         "{text}"
     );
     let out = check_in(&root, &["--jobs", "0", "club"]);

@@ -461,7 +461,10 @@ fn a_byte_order_mark_before_a_log_is_skipped() {
     assert_eq!(code(&with), 0, "{}", stderr(&with));
     assert_eq!(stdout(&with), stdout(&without));
     let out = run(&["check", path_str(&bom)]);
-    assert_eq!(first_line(&out), format!("{}: ok (0 actions)", bom.display()));
+    assert_eq!(
+        first_line(&out),
+        format!("{}: ok (0 actions)", bom.display())
+    );
     // And before notation.
     let sample = std::fs::read(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/1836jr30-notation-opening.rn"),

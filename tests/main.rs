@@ -16,10 +16,10 @@ mod trace;
 /// Wire formats of the state snapshot and the standings.
 mod output;
 
-/// The binary: exit codes, stdout/stderr contract.
-mod cli;
 /// `check` over directories: walking, order, JSON lines, the summary.
 mod check;
+/// The binary: exit codes, stdout/stderr contract.
+mod cli;
 
 /// The HTML viewer in headless Chromium.
 mod browser;

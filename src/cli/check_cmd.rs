@@ -136,29 +136,31 @@ enum Input {
 /// The inputs in order: each path as given; a directory's files depth first, sorted by name
 /// within each directory. Lazy: a directory is read when the walk gets to it.
 fn inputs(paths: &[PathBuf]) -> impl Iterator<Item = Input> + '_ {
-    paths.iter().flat_map(|path| -> Box<dyn Iterator<Item = Input>> {
-        if path.as_os_str() == STDIN || !path.is_dir() {
-            return Box::new(std::iter::once(Input::Named(path.clone())));
-        }
-        let walk = walkdir::WalkDir::new(path)
-            .follow_links(true)
-            .sort_by_file_name();
-        Box::new(walk.into_iter().filter_map(|entry| match entry {
-            Ok(e) if e.file_type().is_dir() => None,
-            Ok(e) => Some(Input::Found(e.into_path())),
-            Err(e) => {
-                let at = e
-                    .path()
-                    .map_or_else(|| path.display().to_string(), |p| p.display().to_string());
-                // walkdir's message repeats the path; the I/O error alone does not.
-                let why = match e.io_error() {
-                    Some(io) => io.to_string(),
-                    None => e.to_string(),
-                };
-                Some(Input::Unwalkable(at, why))
+    paths
+        .iter()
+        .flat_map(|path| -> Box<dyn Iterator<Item = Input>> {
+            if path.as_os_str() == STDIN || !path.is_dir() {
+                return Box::new(std::iter::once(Input::Named(path.clone())));
             }
-        }))
-    })
+            let walk = walkdir::WalkDir::new(path)
+                .follow_links(true)
+                .sort_by_file_name();
+            Box::new(walk.into_iter().filter_map(|entry| match entry {
+                Ok(e) if e.file_type().is_dir() => None,
+                Ok(e) => Some(Input::Found(e.into_path())),
+                Err(e) => {
+                    let at = e
+                        .path()
+                        .map_or_else(|| path.display().to_string(), |p| p.display().to_string());
+                    // walkdir's message repeats the path; the I/O error alone does not.
+                    let why = match e.io_error() {
+                        Some(io) => io.to_string(),
+                        None => e.to_string(),
+                    };
+                    Some(Input::Unwalkable(at, why))
+                }
+            }))
+        })
 }
 
 /// What checking one file found.
@@ -502,7 +504,9 @@ fn check_notation(name: &str, src: &Arc<str>, options: PlayOptions) -> Checked {
                 ))
             }
             Ok(played) => {
-                checked.title.get_or_insert_with(|| played.game.title.name.clone());
+                checked
+                    .title
+                    .get_or_insert_with(|| played.game.title.name.clone());
                 checked.actions += played.log.actions.len();
                 checked
                     .warnings
@@ -769,8 +773,8 @@ impl Progress {
                 let _ = write!(w, "{:.0}", if secs > 0.0 { done / secs } else { 0.0 });
             },
         );
-        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr())
-            .with_style(style);
+        let bar =
+            ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr()).with_style(style);
         bar.enable_steady_tick(Duration::from_millis(200));
         let counter = bar.clone();
         let paths = paths.to_vec();

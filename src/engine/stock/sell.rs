@@ -171,9 +171,7 @@ impl Game {
         if over_certs {
             return true;
         }
-        corps().any(|c| {
-            over_holding(c) && self.has_sellable_bundle(player, c)
-        })
+        corps().any(|c| over_holding(c) && self.has_sellable_bundle(player, c))
     }
 }
 
