@@ -314,6 +314,19 @@ fn missing_paths_and_named_files() {
         lines[3],
         "checked 3 file(s): 1 game(s) legal, 0 illegal, 2 unreadable"
     );
+    let out = check_in(&root, &["--format", "json", "nowhere"]);
+    assert_eq!(code(&out), 2);
+    let lines = json_lines(&out);
+    assert_eq!(
+        lines[0]["data"],
+        serde_json::json!({
+            "path": "nowhere", "verdict": "error", "format": null, "title": null,
+            "games": {"legal": 0, "illegal": 0, "unreadable": 1}, "actions": 0, "warnings": [],
+            "error": {"game": 1, "index": null, "line": 0, "column": 0, "rule": "io::read",
+                      "message": "No such file or directory (os error 2)"}
+        })
+    );
+    assert_eq!(lines[1]["data"]["errors"], 1);
 }
 
 /// Every game of a notation file is checked: a rejected game is reported with its number and

@@ -616,7 +616,7 @@ impl Serialize for FileReport {
                 index: None,
                 line: 0,
                 column: 0,
-                rule: "io".to_string(),
+                rule: "io::read".to_string(),
                 message: e.clone(),
             }),
             _ => None,
