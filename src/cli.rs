@@ -37,9 +37,11 @@ macro_rules! eprintln {
     }};
 }
 
+mod check_cmd;
 mod draw_cmd;
 mod notation_cmd;
 
+pub use check_cmd::CheckArgs;
 pub use draw_cmd::{ChartArgs, MapArgs, TranscriptArgs, ViewArgs};
 
 /// Check and replay 18xx game logs.
@@ -61,7 +63,8 @@ pub enum Command {
     Convert(ConvertArgs),
     /// Print a railnote document in canonical form (comments kept; idempotent).
     Fmt(FmtArgs),
-    /// Check files (syntax and rules): one line per file; exit 1 if any fails.
+    /// Check game files and directories of them (syntax and rules), in parallel: one line per
+    /// file, then a summary; exit 1 if any game fails.
     Check(CheckArgs),
     /// List every legal action at a state of a game log, grouped by kind.
     Moves(MovesArgs),
@@ -109,18 +112,6 @@ pub struct FmtArgs {
     /// Rewrite the file in place instead of printing.
     #[arg(short, long)]
     pub write: bool,
-}
-
-/// Arguments of `railnote check`.
-#[derive(Debug, clap::Args)]
-pub struct CheckArgs {
-    /// The files (JSON logs or `.rn` notation).
-    #[arg(required = true)]
-    pub files: Vec<PathBuf>,
-    /// Follow the printed rules where 18xx.games does not: a move that breaks one is an error
-    /// instead of a deviation warning.
-    #[arg(long)]
-    pub strict_rules: bool,
 }
 
 /// Arguments of `railnote moves`.
@@ -284,7 +275,7 @@ pub fn run(cli: &Cli) -> Outcome {
         Command::Replay(args) => io_outcome(replay(args)),
         Command::Convert(args) => io_outcome(notation_cmd::convert(args)),
         Command::Fmt(args) => io_outcome(notation_cmd::fmt(args)),
-        Command::Check(args) => io_outcome(notation_cmd::check(args)),
+        Command::Check(args) => io_outcome(check_cmd::check(args)),
         Command::Moves(args) => io_outcome(moves(args)),
         Command::Selfplay(args) => io_outcome(selfplay(args)),
         Command::Routes(args) => io_outcome(routes(args)),
@@ -354,13 +345,18 @@ pub(crate) fn read_input(path: &Path) -> io::Result<Arc<str>> {
 
 /// [`read_input`], with errors that do not name the file.
 pub(crate) fn read_unnamed(path: &Path) -> io::Result<Arc<str>> {
-    let mut bytes = if path.as_os_str() == STDIN {
+    let bytes = if path.as_os_str() == STDIN {
         let mut bytes = Vec::new();
         io::Read::read_to_end(&mut io::stdin().lock(), &mut bytes)?;
         bytes
     } else {
         std::fs::read(path)?
     };
+    Ok(decode_text(bytes))
+}
+
+/// A file's bytes as text: without a UTF-8 byte-order mark, invalid UTF-8 replaced.
+pub(crate) fn decode_text(mut bytes: Vec<u8>) -> Arc<str> {
     if bytes.starts_with(b"\xEF\xBB\xBF") {
         bytes.drain(..3);
     }
@@ -368,7 +364,7 @@ pub(crate) fn read_unnamed(path: &Path) -> io::Result<Arc<str>> {
         Ok(text) => text,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     };
-    Ok(Arc::from(text))
+    Arc::from(text)
 }
 
 fn limits(time_limit: Option<u64>) -> SearchLimits {
@@ -610,6 +606,12 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
     let mut last = None;
     let mut trace_error = None;
     let result = replay.run_with(|step, game| {
+        // A snapshot is built only where one is written: the standings need none on the way
+        // (building one after every action used to be half the time of a replay).
+        let stop = args.at == Some(step.index);
+        if trace.is_none() && !stop {
+            return ControlFlow::Continue(());
+        }
         let snapshot = Snapshot::after(game, log, step);
         if let Some(out) = trace.as_mut() {
             let line = serde_json::to_string(&snapshot).map_err(io::Error::from);
@@ -618,9 +620,8 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
                 return ControlFlow::Break(());
             }
         }
-        let stop = args.at == Some(step.index);
-        last = Some(snapshot);
         if stop {
+            last = Some(snapshot);
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())

@@ -20,6 +20,8 @@ mod trace;
 /// Wire formats of the state snapshot and the standings.
 mod output;
 
+/// `check` over directories: walking, order, JSON lines, the summary.
+mod check;
 /// The binary: exit codes, stdout/stderr contract.
 mod cli;
 

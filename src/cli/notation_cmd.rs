@@ -8,16 +8,11 @@ use std::sync::Arc;
 
 use miette::Diagnostic;
 
-use super::{
-    import, input_name, read_input, read_unnamed, with_path, CheckArgs, ConvertArgs, FmtArgs,
-    Outcome, Target,
-};
+use super::{import, input_name, read_input, with_path, ConvertArgs, FmtArgs, Outcome, Target};
 use crate::convert;
-use crate::log::shorten_quotes;
 use crate::notation;
 use crate::output::{FailureDetail, FailureReport};
 use crate::replay::notation::{play, GameRejected, PlayOptions, Played};
-use crate::replay::ReplayError;
 
 /// Whether the content is an 18xx.games JSON log (it starts with `{`).
 pub(super) fn is_json(text: &str) -> bool {
@@ -280,71 +275,4 @@ pub(super) fn fmt(args: &FmtArgs) -> io::Result<Outcome> {
         emit(None, &text)?;
     }
     Ok(Outcome::Legal)
-}
-
-/// `railnote check FILE...`: one line per file.
-pub(super) fn check(args: &CheckArgs) -> io::Result<Outcome> {
-    let mut outcome = Outcome::Legal;
-    let mut out = super::stdout();
-    for file in &args.files {
-        let name = input_name(file);
-        let line = match read_unnamed(file) {
-            Err(e) => {
-                outcome = Outcome::Failed;
-                format!("{name}: error: {e}")
-            }
-            Ok(src) => match check_one(&name, &src, args.strict_rules) {
-                Ok(summary) => format!("{name}: ok ({summary})"),
-                Err(msg) => {
-                    if outcome == Outcome::Legal {
-                        outcome = Outcome::Rejected;
-                    }
-                    format!("{name}: {msg}")
-                }
-            },
-        };
-        writeln!(out, "{line}")?;
-    }
-    out.flush()?;
-    Ok(outcome)
-}
-
-fn check_one(name: &str, src: &Arc<str>, strict_rules: bool) -> Result<String, String> {
-    let warned = |n: usize| match n {
-        0 => String::new(),
-        1 => ", 1 deviation warning".to_string(),
-        n => format!(", {n} deviation warnings"),
-    };
-    if is_json(src) {
-        let log = import(name, src).map_err(|e| format!("error[{}]: {e}", e.first_code()))?;
-        let n = log.actions.len();
-        let replayed =
-            crate::replay::replay_with_warnings(&log, strict_rules).map_err(|e| match &e {
-                ReplayError::Illegal(i) => {
-                    shorten_quotes(format!("error[{}]: {e}: {}", i.rule(), i.violation))
-                }
-                ReplayError::Setup(_) => format!("error[replay::setup]: {e}"),
-            })?;
-        return Ok(format!("{n} actions{}", warned(replayed.warnings.len())));
-    }
-    let options = PlayOptions {
-        strict_rules,
-        ..PlayOptions::default()
-    };
-    let (mut games, mut moves, mut warnings, mut last) = (0, 0, 0, String::new());
-    match play_each(name, src, options, |game| {
-        games += 1;
-        moves += game.log.actions.len();
-        warnings += game.warnings.len();
-        last = game.game.round_label();
-    }) {
-        Ok(_) => Ok(format!(
-            "{games} game(s), {moves} actions, ends in {last}{}",
-            warned(warnings)
-        )),
-        Err((report, _)) => {
-            let e = report.error;
-            Err(format!("error[{}]: {}", e.rule, e.message))
-        }
-    }
 }

@@ -135,6 +135,8 @@ pub fn parse_shared(name: &str, shared: Arc<str>) -> Result<Document, LogError> 
     let mut omitted = 0;
     match doc.array("actions", "the list of the game's actions") {
         Ok(items) => {
+            // Sized once: a log has hundreds of actions, and each growth would copy them all.
+            actions.reserve(items.clone().count());
             for item in items {
                 match parse_action(json, item, false) {
                     Ok(a) => actions.push(a),

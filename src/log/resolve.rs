@@ -148,7 +148,8 @@ pub fn resolve(doc: &Document) -> Result<GameLog, LogError> {
         map: title.map,
         problems: Vec::new(),
     };
-    let mut actions = Vec::new();
+    // Sized once: a log has hundreds of actions, and each growth would copy them all.
+    let mut actions = Vec::with_capacity(surviving.len());
     let mut omitted = 0;
     for index in surviving {
         omitted += raw::keep_first(&mut r.problems);

@@ -1,7 +1,7 @@
 //! Mutable per-game map state: tiles on hexes, the tile supply, token slots and reservations.
 //! Cloned before every action, so it is a few flat vectors indexed by hex index.
 
-use super::data::{Colour, End, HexIdx, MapData, NodeKind, PathDef, TileDef};
+use super::data::{Colour, HexIdx, MapData, NodeKind, PathDef, TileDef};
 use super::graph::{narrow_paths, Reach};
 use super::tile::{
     city_town_edges, path_le, paths_maintained, rotation_keeps_old, upgrade_fault,
@@ -1044,17 +1044,17 @@ impl Board {
         hex: HexIdx,
         edge: u8,
     ) -> impl Iterator<Item = (u8, &'m PathDef)> + 'm {
-        let rotation = self.hexes[hex.get()].rotation;
-        self.tile_def(map, hex)
-            .paths
-            .iter()
-            .enumerate()
-            .filter(move |(_, q)| {
-                q.ends()
-                    .iter()
-                    .any(|&x| x.rotated(rotation) == End::Edge(edge))
-            })
-            .map(|(qi, q)| (qi as u8, q))
+        let t = self.tile_def(map, hex);
+        let mut on_edge = t.paths_on_edge(self.hexes[hex.get()].rotation, edge);
+        // In path order, lowest index first.
+        std::iter::from_fn(move || {
+            if on_edge == 0 {
+                return None;
+            }
+            let qi = on_edge.trailing_zeros() as u8;
+            on_edge &= on_edge - 1;
+            Some((qi, &t.paths[usize::from(qi)]))
+        })
     }
 
     /// Whether a node blocks a corporation from passing through (reference `blocks?`):

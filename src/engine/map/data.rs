@@ -337,9 +337,21 @@ pub struct TileDef {
     /// Number of towns.
     #[serde(skip)]
     pub towns: u8,
+    /// Per edge of the unrotated tile, the paths ending on it (bit per path index): the graph
+    /// walks ask "which paths leave over this edge" at every step.
+    #[serde(skip)]
+    pub(crate) paths_by_edge: [u32; 6],
 }
 
 impl TileDef {
+    /// The paths (bit per path index) that end on `edge` when the tile is turned by `rotation`.
+    pub(crate) fn paths_on_edge(&self, rotation: u8, edge: u8) -> u32 {
+        if edge >= 6 {
+            return 0;
+        }
+        self.paths_by_edge[usize::from((edge + 6 - rotation % 6) % 6)]
+    }
+
     /// Node index of the city with the given part index.
     pub fn city_by_part(&self, part: u8) -> Option<usize> {
         self.cities
@@ -491,6 +503,19 @@ impl MapData {
                 .filter(|&n| t.nodes[usize::from(n)].kind == NodeKind::City)
                 .collect();
             t.towns = t.nodes.iter().filter(|n| n.kind == NodeKind::Town).count() as u8;
+            if t.paths.len() > 32 {
+                // The graph walks keep a tile's paths as bits of a u32.
+                return Err(MapDataError::Invalid(format!(
+                    "tile {} has more than 32 paths",
+                    t.name
+                )));
+            }
+            t.paths_by_edge = [0; 6];
+            for (pi, p) in t.paths.iter().enumerate() {
+                for e in p.edges(0) {
+                    t.paths_by_edge[usize::from(e)] |= 1 << pi;
+                }
+            }
             for p in &t.paths {
                 if p.nodes().any(|n| usize::from(n) >= t.nodes.len()) {
                     return Err(MapDataError::Invalid(format!(

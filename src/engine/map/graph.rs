@@ -126,12 +126,7 @@ impl Walk<'_> {
             let facing = (e + 3) % 6;
             // Leaving over an edge several paths of this tile share, the rest of the walk
             // may come back through what it visits (the reference's converging exit).
-            let shared = t
-                .paths
-                .iter()
-                .filter(|q| q.edges(st.rotation).any(|x| x == e))
-                .count()
-                > 1;
+            let shared = t.paths_on_edge(st.rotation, e).count_ones() > 1;
             self.in_use[hu] |= 1 << e;
             for (qi, q) in board.paths_on_edge(map, nb, facing) {
                 if p.gauge.joins(q.gauge) && !self.skipped(q) {
@@ -218,12 +213,7 @@ impl Reach {
 /// the edges of the walked paths and the facing edges of their neighbours.
 pub(crate) fn narrow_edges(map: &MapData, board: &Board, reach: &Reach) -> Vec<u8> {
     let mut edges = vec![0u8; board.hexes.len()];
-    let starts = reach.nodes.iter().enumerate().flat_map(|(h, &mask)| {
-        (0..8u8)
-            .filter(move |node| mask & (1 << node) != 0)
-            .map(move |node| (h as u16, node))
-    });
-    gauge_walk(map, board, starts, Gauge::Broad, |step| {
+    gauge_walk(map, board, reached_nodes(reach), Gauge::Broad, |step| {
         if let WalkStep::Path { hex, exits, .. } = step {
             for &(e, neighbour) in exits {
                 edges[hex] |= 1 << e;
@@ -250,11 +240,20 @@ pub(crate) fn narrow_paths(map: &MapData, board: &Board, reach: &Reach) -> Vec<u
 
 /// The nodes the corporation's broad graph reaches: where the narrow network starts.
 fn reached_nodes(reach: &Reach) -> impl Iterator<Item = (u16, u8)> + '_ {
-    reach.nodes.iter().enumerate().flat_map(|(h, &mask)| {
-        (0..8u8)
-            .filter(move |node| mask & (1 << node) != 0)
-            .map(move |node| (h as u16, node))
-    })
+    reach
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, &mask)| mask != 0)
+        .flat_map(|(h, &mask)| {
+            // The mask's nodes, lowest first.
+            let mut left = mask;
+            std::iter::from_fn(move || {
+                let node = (left != 0).then(|| left.trailing_zeros() as u8)?;
+                left &= left - 1;
+                Some((h as u16, node))
+            })
+        })
 }
 
 /// 18Ireland merger connectivity (reference `Merge#corporation_connected?`): the corporations

@@ -644,6 +644,9 @@ impl Board {
         let t0 = self.tile_def(map, h0);
         let tk = self.tile_def(map, hk);
         let mut out = Vec::new();
+        // The walks' stacks, shared: each walk leaves them empty.
+        let mut stack = Vec::with_capacity(hexes.len());
+        let mut counter = Vec::with_capacity(2 * hexes.len());
         for s in 0..t0.nodes.len() as u8 {
             for e in 0..tk.nodes.len() as u8 {
                 if h0 == hk && s == e {
@@ -660,8 +663,8 @@ impl Board {
                         map,
                         hexes,
                         end: (hk.0, e),
-                        stack: Vec::new(),
-                        counter: Vec::new(),
+                        stack: &mut stack,
+                        counter: &mut counter,
                         found: &mut found,
                     };
                     w.walk(h0.0, pi as u8, None);
@@ -684,8 +687,8 @@ struct Walk<'a, 'f> {
     map: &'a MapData,
     hexes: &'a [HexIdx],
     end: NodeRef,
-    stack: Vec<PathRef>,
-    counter: Vec<(u16, u8)>,
+    stack: &'f mut Vec<PathRef>,
+    counter: &'f mut Vec<(u16, u8)>,
     found: &'f mut Vec<Vec<PathRef>>,
 }
 

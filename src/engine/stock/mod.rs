@@ -250,10 +250,11 @@ impl Game {
     }
 
     pub(crate) fn has_stock_action(&self, player: PlayerId) -> bool {
-        self.must_sell(player)
-            || self.can_buy_any(player)
-            || self.can_par_any(player)
+        // A forced sale is a sale: `must_sell` implies `can_sell_any`, so it is not asked
+        // (asking it computed every sale twice, at the start of every stock turn).
+        self.can_buy_any(player)
             || self.can_sell_any(player)
+            || self.can_par_any(player)
             || self.can_auction_minor(player)
             || !self.privates_for_sale_to(player).is_empty()
     }

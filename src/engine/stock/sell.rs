@@ -4,6 +4,8 @@
 //! presidency), the price drop per share sold, and the checks a logged sale passes. The
 //! operating round's emergency sales use the same checks ([`check_sale`], [`sell_to_pool`]).
 
+use std::ops::ControlFlow;
+
 use super::{sr, sr_mut, TurnAction};
 use crate::engine::market::MarketMove;
 use crate::engine::shares::Holder;
@@ -91,6 +93,33 @@ impl Game {
     /// Every bundle a player could sell of a corporation, as the reference builds them:
     /// normal certificates first, the president's last, plus the partial president bundle.
     pub(crate) fn sell_bundles(&self, player: PlayerId, corp: CorpId) -> Vec<(Vec<ShareId>, u8)> {
+        let mut out = Vec::new();
+        // Every bundle is visited: the visit never breaks.
+        let _: ControlFlow<()> = self.each_sell_bundle(player, corp, |shares, pct| {
+            out.push((shares.to_vec(), pct));
+            ControlFlow::Continue(())
+        });
+        out
+    }
+
+    /// Whether one of the [`Game::sell_bundles`] may be sold now; the bundles are not built.
+    fn has_sellable_bundle(&self, player: PlayerId, corp: CorpId) -> bool {
+        self.each_sell_bundle(player, corp, |shares, pct| {
+            match self.sale_problem(player, corp, shares, pct) {
+                None => ControlFlow::Break(()),
+                Some(_) => ControlFlow::Continue(()),
+            }
+        })
+        .is_break()
+    }
+
+    /// Calls `visit` with each bundle of [`Game::sell_bundles`], in its order, until it breaks.
+    fn each_sell_bundle<B>(
+        &self,
+        player: PlayerId,
+        corp: CorpId,
+        mut visit: impl FnMut(&[ShareId], u8) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
         let mut shares: Vec<ShareId> = self
             .player(player)
             .shares
@@ -99,20 +128,19 @@ impl Game {
             .filter(|s| s.corp == corp)
             .collect();
         shares.sort_by_key(|s| (s.index == 0, self.share_percent(*s)));
-        let mut out = Vec::new();
         let mut pct = 0;
         for i in 0..shares.len() {
             pct += self.share_percent(shares[i]);
-            out.push((shares[..=i].to_vec(), pct));
+            visit(&shares[..=i], pct)?;
         }
         if shares.last().is_some_and(|s| s.index == 0) {
             let normal = self.normal_share_percent(corp);
             let extra = self.share_percent(ShareId { corp, index: 0 }) - normal;
             for n in 1..=(extra / normal) {
-                out.push((shares.clone(), pct - normal * n));
+                visit(&shares, pct - normal * n)?;
             }
         }
-        out
+        ControlFlow::Continue(())
     }
 
     pub(super) fn can_sell_any(&self, player: PlayerId) -> bool {
@@ -124,27 +152,26 @@ impl Game {
         }
         (0..self.corps.len()).map(|i| CorpId(i as u8)).any(|c| {
             self.player(player).shares.iter().any(|s| s.corp == c)
-                && self
-                    .sell_bundles(player, c)
-                    .iter()
-                    .any(|(shares, pct)| self.sale_problem(player, c, shares, *pct).is_none())
+                && self.has_sellable_bundle(player, c)
         })
     }
 
     pub(super) fn must_sell(&self, player: PlayerId) -> bool {
+        // The limits first: they are cheap, and a player within them (nearly always) need not
+        // have every sale worked out.
+        let over_certs = self.num_certs(player) > self.cert_limit();
+        let corps = || (0..self.corps.len()).map(|i| CorpId(i as u8));
+        let over_holding = |c: CorpId| !self.can_hold(player, c, 0);
+        if !over_certs && !corps().any(over_holding) {
+            return false;
+        }
         if !self.can_sell_any(player) {
             return false;
         }
-        if self.num_certs(player) > self.cert_limit() {
+        if over_certs {
             return true;
         }
-        (0..self.corps.len()).map(|i| CorpId(i as u8)).any(|c| {
-            !self.can_hold(player, c, 0)
-                && self
-                    .sell_bundles(player, c)
-                    .iter()
-                    .any(|(shares, pct)| self.sale_problem(player, c, shares, *pct).is_none())
-        })
+        corps().any(|c| over_holding(c) && self.has_sellable_bundle(player, c))
     }
 }
 
