@@ -49,7 +49,7 @@ impl AuctionRound {
             .map(|i| CompanyId(i as u8))
             .filter(|c| !game.company(*c).closed)
             .collect();
-        companies.sort_by_key(|c| game.title.company(*c).value);
+        companies.sort_by_key(|c| game.company(*c).value);
         AuctionRound {
             cheapest: companies.first().copied(),
             companies,
@@ -108,7 +108,7 @@ impl AuctionRound {
     }
 
     pub(crate) fn face_price(&self, game: &Game, company: CompanyId) -> Money {
-        let value = game.title.company(company).value;
+        let value = game.company(company).value;
         if Some(company) == self.cheapest {
             value - self.discount
         } else {
@@ -387,7 +387,7 @@ fn buy_company(
     r.bids.retain(|(c, _)| *c != company);
     r.touched.retain(|c| *c != company);
     r.bought = true;
-    for ability in &game.title.company(company).abilities {
+    for ability in game.company_abilities(company) {
         if let Ability::Shares {
             share,
             par,
@@ -573,7 +573,7 @@ impl Game {
         }
         owned.sort();
         for (_, _, company) in owned {
-            let revenue = self.title.company(company).revenue;
+            let revenue = self.company(company).revenue;
             if revenue.0 <= 0 {
                 continue;
             }

@@ -23,6 +23,11 @@ pub enum DeviationKind {
     /// operating turn; 18xx.games keeps its "Exchange" offer open (its train step leaves the
     /// type out of the purchases it lists, not out of the trade-ins) and accepts it.
     SecondTrainOfATypeByTradeIn,
+    /// A route an older log states by its hexes and revenue (no `connections`) that no legal
+    /// route on the board matches with that revenue. The route rules apply to every run;
+    /// 18xx.games takes the revenue such a log states without checking the route (it has no
+    /// connections to check), so the game it replays earned it.
+    UncheckedRoute,
 }
 
 /// A deviation found while processing one action.
@@ -39,9 +44,10 @@ pub struct Deviation {
 
 impl DeviationKind {
     /// Every deviation railnote knows, for documentation and tests.
-    pub const ALL: [DeviationKind; 2] = [
+    pub const ALL: [DeviationKind; 3] = [
         DeviationKind::EmergencyTrainFromCorporation,
         DeviationKind::SecondTrainOfATypeByTradeIn,
+        DeviationKind::UncheckedRoute,
     ];
 
     /// The stable code (`deviation::emergency_train_from_corporation`), part of the CLI
@@ -54,6 +60,7 @@ impl DeviationKind {
             DeviationKind::SecondTrainOfATypeByTradeIn => {
                 "deviation::second_train_of_a_type_by_trade_in"
             }
+            DeviationKind::UncheckedRoute => "deviation::unchecked_route",
         }
     }
 
@@ -68,6 +75,11 @@ impl DeviationKind {
                 "1836Jr30 rules (operating round, trains): only one train of a given type per \
                  operating turn"
             }
+            DeviationKind::UncheckedRoute => {
+                "rules (running trains): a route runs on connected track from stop to stop, \
+                 within the train's reach, never through a city full of other corporations' \
+                 tokens, and earns the value of its stops"
+            }
         }
     }
 
@@ -81,6 +93,10 @@ impl DeviationKind {
             DeviationKind::SecondTrainOfATypeByTradeIn => {
                 "18xx.games keeps offering trade-ins for a type already bought from the depot \
                  in the turn"
+            }
+            DeviationKind::UncheckedRoute => {
+                "18xx.games takes the revenue a log states for a route given by its hexes \
+                 (logs written before routes had connections) without checking the route"
             }
         }
     }

@@ -15,6 +15,7 @@ mod auction;
 mod legal;
 mod market;
 mod operating;
+mod private_lay;
 mod shares;
 mod stock;
 
@@ -335,7 +336,12 @@ impl Game {
             .iter()
             .map(|c| Company {
                 owner: CompanyOwner::Unsold,
-                closed: false,
+                // Privates for other player counts are out of the game from the start.
+                closed: c.min_players.is_some_and(|min| count < usize::from(min))
+                    || c.removed_with_players.contains(&(count as u8)),
+                value: c.value,
+                revenue: c.revenue,
+                neutered: false,
                 uses_left: c
                     .abilities
                     .iter()
@@ -805,6 +811,14 @@ impl Game {
         &self.companies[id.0 as usize]
     }
 
+    /// The private's abilities in this game: the title's, none once taken away.
+    pub fn company_abilities(&self, id: CompanyId) -> &'static [title::Ability] {
+        if self.company(id).neutered {
+            return &[];
+        }
+        &self.title.company(id).abilities
+    }
+
     /// Hexes of a corporation's placed tokens, in token order.
     pub fn token_hexes(&self, corp: CorpId) -> Vec<crate::ids::HexId> {
         self.board.token_hexes(self.title.map, corp)
@@ -854,7 +868,7 @@ impl Game {
                     .companies
                     .iter()
                     .filter(|c| !self.company(**c).closed)
-                    .map(|c| self.title.company(*c).value)
+                    .map(|c| self.company(*c).value)
                     .sum();
                 (p.id, p.cash + shares + privates)
             })

@@ -41,6 +41,12 @@ pub struct Company {
     pub closed: bool,
     /// How many uses of its limited ability are left (tile lays).
     pub uses_left: u8,
+    /// Its face value (the title's, or an optional rule's).
+    pub value: Money,
+    /// The revenue it pays now (the title's, an optional rule's, or a phase's change).
+    pub revenue: Money,
+    /// Its abilities are taken away and corporations may not buy it (1889's beginner game).
+    pub neutered: bool,
 }
 
 /// A stock-market position.

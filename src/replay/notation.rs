@@ -552,6 +552,7 @@ pub fn resolve(game: &Game, entity: Entity, raw: &RawAction) -> Result<Action, U
                 let train = pick_train(game, &r.train, free.clone(), &game.entity_name(entity))?;
                 free.retain(|t| *t != train);
                 out.push(RouteSpec {
+                    walk: Vec::new(),
                     train,
                     connections: r.connections.clone(),
                     revenue: r.revenue.map(Money),

@@ -111,14 +111,14 @@ impl Gen<'_> {
     /// Private exchanges (GCB → a B share), open to the private's owner at any time.
     pub(super) fn exchanges(&mut self) {
         let game = self.game;
-        for (i, def) in game.title.companies.iter().enumerate() {
+        for i in 0..game.title.companies.len() {
             let company = CompanyId(i as u8);
             let state = game.company(company);
             if state.closed || !matches!(state.owner, CompanyOwner::Player(_)) {
                 continue;
             }
-            for ability in &def.abilities {
-                let Ability::Exchange { corporation } = ability else {
+            for ability in game.company_abilities(company) {
+                let Ability::Exchange { corporation, .. } = ability else {
                     continue;
                 };
                 let Some(corp) = game.title.corp_by_sym(corporation) else {

@@ -93,7 +93,10 @@ impl Gen<'_> {
             if game.company(company).uses_left == 0 || game.company(company).closed {
                 continue;
             }
-            for ability in &game.title.company(company).abilities {
+            for ability in game.company_abilities(company) {
+                if !ability.is_corporation_lay() {
+                    continue;
+                }
                 let Ability::TileLay { hexes, tiles, .. } = ability else {
                     continue;
                 };
@@ -136,13 +139,13 @@ impl Gen<'_> {
     }
 
     /// The corporation's own lays (see [`Gen::gauge_track`]); `free_terrain` for a private
-    /// that waives it; `new_track_rule` for the corporation's own lays (not a private's, see
-    /// [`crate::engine::map::LayRequest::new_track_rule`]).
+    /// that waives it; `corporation_lay` for the corporation's own lays (not a private's, see
+    /// [`crate::engine::map::LayRequest::corporation_lay`]).
     pub(super) fn network_lays(
         &self,
         corp: CorpId,
         free_terrain: bool,
-        new_track_rule: bool,
+        corporation_lay: bool,
     ) -> Vec<(HexId, TileId, Rotation)> {
         let game = self.game;
         let map = game.title.map;
@@ -173,7 +176,7 @@ impl Gen<'_> {
                     game.board
                         .legal_rotations_with(map, hex, tile, Some(&reach), false);
                 for r in (0..6u8).filter(|r| rotations & (1 << r) != 0) {
-                    if !new_track_rule
+                    if !corporation_lay
                         || old.paths.is_empty()
                         || game.board.adds_track_or_value(map, corp, hex, tile, r)
                     {
@@ -201,7 +204,10 @@ impl Gen<'_> {
                 continue;
             }
             let entity = Entity::Company(company);
-            for ability in &game.title.company(company).abilities {
+            for ability in game.company_abilities(company) {
+                if !ability.is_corporation_lay() {
+                    continue;
+                }
                 let Ability::TileLay {
                     hexes,
                     tiles,

@@ -331,6 +331,9 @@ pub struct TileDef {
     /// edge-to-edge path per pair of edges (18Ireland gray `60`).
     #[serde(default)]
     pub junction: bool,
+    /// Only a private's ability lays it (the reference's icon `blocks_lay`: 1889's port 437).
+    #[serde(default)]
+    pub blocks_lay: bool,
     /// Node indices of the cities, in order (the reference's `tile.cities`).
     #[serde(skip)]
     pub cities: Vec<u8>,
@@ -419,6 +422,11 @@ pub struct MapRules {
     /// 1836Jr30).
     #[serde(default)]
     pub reservations_share_slots: bool,
+    /// A corporation's own lay must give it new track or change a city's value on its
+    /// network (the reference's `TRACK_RESTRICTION = :semi_restrictive`: 18Ireland, 1889);
+    /// otherwise any legal upgrade may be laid (`:permissive`, 1836Jr30, 1830).
+    #[serde(default)]
+    pub semi_restrictive: bool,
 }
 
 #[derive(Debug, Deserialize)]

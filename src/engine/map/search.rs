@@ -912,6 +912,7 @@ impl Board {
             .collect();
         FoundRoute {
             spec: RouteSpec {
+                walk: Vec::new(),
                 train,
                 connections,
                 revenue: Some(Money(c.revenue)),

@@ -123,7 +123,7 @@ fn lay_req<'a>(c: CorpId, h: &str, tile: &str, rot: u8, colours: &'a [Colour]) -
         phase_colours: colours,
         blocked_hexes: &[],
         check_connectivity: true,
-        new_track_rule: true,
+        corporation_lay: true,
     }
 }
 
@@ -402,7 +402,7 @@ fn replay(fixture: &str) -> Option<Replay> {
                     phase_colours: phase_colours(&phase),
                     blocked_hexes: &[],
                     check_connectivity: is_corp,
-                    new_track_rule: is_corp,
+                    corporation_lay: is_corp,
                 };
                 let t0 = std::time::Instant::now();
                 let checked = b.check_lay(m, &req);
@@ -839,7 +839,7 @@ fn ireland_lays() {
         phase_colours: &yellow,
         blocked_hexes: &[],
         check_connectivity: !special,
-        new_track_rule: !special,
+        corporation_lay: !special,
     };
     // Broad 9 north of Dublin, from city 0? Dublin city 0 exits south (edge 0); city 1 north.
     // The token is in city 0, whose exit leads to Kingstown: H12/J12 not reachable.

@@ -13,7 +13,7 @@ impl Game {
         let name = self.title.train(train.kind).name.clone();
         // Privates that close when a corporation buys its first train (CFLV for Nord).
         for i in 0..self.companies.len() {
-            let closes = self.title.companies[i].abilities.iter().any(|a| {
+            let closes = self.company_abilities(CompanyId(i as u8)).iter().any(|a| {
                 matches!(a, Ability::CloseOnTrain { corporation } if self.title.corp_by_sym(corporation) == Some(corp))
             });
             if closes && !self.companies[i].closed {

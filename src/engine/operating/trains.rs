@@ -419,7 +419,7 @@ impl Game {
     /// The corporations in the order of the reference's corporation list: a charter order the
     /// title's setup drew first (the reference draws the order of its list), then the others
     /// as the title lists them (where the reference appends them).
-    fn corporations_in_reference_order(&self) -> Vec<CorpId> {
+    pub(crate) fn corporations_in_reference_order(&self) -> Vec<CorpId> {
         let mut order: Vec<CorpId> = self
             .resolved_setup
             .as_ref()
@@ -441,6 +441,11 @@ impl Game {
 
     /// The first corporation above its train limit must discard (reference `crowded_corps`,
     /// in the order of its corporation list).
+    /// Whether the corporation holds more trains than its limit.
+    pub(crate) fn over_train_limit(&self, corp: CorpId) -> bool {
+        self.corp(corp).trains.len() > self.train_limit(corp)
+    }
+
     pub(super) fn check_train_limits(&mut self) {
         let over = self
             .corporations_in_reference_order()

@@ -33,8 +33,13 @@ impl Game {
             teleport: None,
             pending_tokens: Vec::new(),
             together: None,
+            operator_acted: false,
+            sold_lay: None,
         });
         self.pay_private_revenue();
+        if self.title.home_token_timing == HomeTokenTiming::OperatingRound {
+            self.place_home_tokens_of_round();
+        }
         for t in &mut self.trains {
             t.operated = false;
         }
@@ -60,6 +65,7 @@ impl Game {
             o.lays.clear();
             o.last_share_sold_price = None;
             o.teleport = None;
+            o.operator_acted = false;
             if !self.corp(corp).operated {
                 self.corp_mut(corp).operated = true;
                 // Titles placing home tokens at par, and corporations without a fixed home,
@@ -84,6 +90,7 @@ impl Game {
                 return;
             }
             if or(self).discarding.is_some()
+                || or(self).sold_lay.is_some()
                 || !or(self).pending_tokens.is_empty()
                 || or(self).together.is_some()
             {

@@ -390,8 +390,8 @@ pub(crate) fn exchange(
     shares: &[ShareId],
 ) -> Result<(), RuleViolation> {
     let def = game.title.company(company);
-    let Some(target) = def.abilities.iter().find_map(|a| match a {
-        Ability::Exchange { corporation } => game.title.corp_by_sym(corporation),
+    let Some(target) = game.company_abilities(company).iter().find_map(|a| match a {
+        Ability::Exchange { corporation, .. } => game.title.corp_by_sym(corporation),
         _ => None,
     }) else {
         return Err(RuleViolation::Company(format!(

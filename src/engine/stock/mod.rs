@@ -21,6 +21,7 @@ mod sell;
 
 use crate::action::{Action, BidTarget, Entity};
 use crate::engine::market::MarketMove;
+use crate::engine::title::SellBuyOrder;
 use crate::engine::{Game, Round, RuleViolation};
 use crate::ids::{CorpId, Money, PlayerId};
 use buy::{buy, choose_home, par};
@@ -34,7 +35,7 @@ pub(crate) use sell::{check_sale, sell_to_pool};
 enum TurnAction {
     Buy(CorpId),
     Par,
-    Sell,
+    Sell(CorpId),
     /// A private bought from another player.
     BuyPrivate,
 }
@@ -76,7 +77,44 @@ impl StockRound {
     }
 
     fn sold(&self) -> bool {
-        self.current.contains(&TurnAction::Sell)
+        self.current
+            .iter()
+            .any(|a| matches!(a, TurnAction::Sell(_)))
+    }
+
+    /// Whether the corporation's shares were sold earlier in this turn.
+    fn sold_in_turn(&self, corp: CorpId) -> bool {
+        self.current.contains(&TurnAction::Sell(corp))
+    }
+
+    /// Whether the title's order of selling and buying lets the turn sell now (reference
+    /// `can_sell_order?`).
+    fn sale_order_allows(&self, order: SellBuyOrder) -> bool {
+        match order {
+            SellBuyOrder::SellBuySell => true,
+            SellBuyOrder::SellBuy => !self.bought(),
+            // The reference's test: the turn's actions are of exactly two kinds and the last
+            // is a purchase (sold, then bought).
+            SellBuyOrder::SellBuyOrBuySell => {
+                let mut kinds: Vec<u8> = self
+                    .current
+                    .iter()
+                    .map(|a| match a {
+                        TurnAction::Sell(_) => 0,
+                        TurnAction::Buy(_) => 1,
+                        TurnAction::Par => 2,
+                        TurnAction::BuyPrivate => 3,
+                    })
+                    .collect();
+                kinds.sort_unstable();
+                kinds.dedup();
+                let last_is_purchase = self
+                    .current
+                    .last()
+                    .is_some_and(|a| !matches!(a, TurnAction::Sell(_)));
+                !(kinds.len() == 2 && last_is_purchase)
+            }
+        }
     }
 
     /// The minor being auctioned and its highest bid, while an auction runs.
@@ -263,6 +301,12 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
     if let Entity::Company(company) = action.entity() {
         return match action {
             Action::BuyShares { shares, .. } => exchange(game, company, shares),
+            Action::LayTile {
+                hex,
+                tile,
+                rotation,
+                ..
+            } => crate::engine::private_lay::owner_lay(game, company, *hex, *tile, *rotation),
             _ => Err(RuleViolation::Company(format!(
                 "{} cannot {} in a stock round",
                 game.title.company(company).sym,

@@ -164,9 +164,42 @@ pub enum Ability {
         /// DCR: "subject to normal track laying rules"); other extra lays need no connection.
         #[serde(default)]
         connected: bool,
-        /// Usable only in the owner's track step (`track`); otherwise any time in its turn.
+        /// When the lays may be made (the reference's ability `when`); none: any time in the
+        /// owning corporation's turn.
+        #[serde(default, deserialize_with = "one_or_many")]
+        when: Vec<AbilityTime>,
+        /// Who must own the private for the lay: a player (1889 MF: the player lays it
+        /// himself) or a corporation; any owner when absent.
         #[serde(default)]
-        when: Option<String>,
+        owner: Option<OwnerKind>,
+    },
+    /// The owning corporation pays `discount` less for a tile on a hex whose terrain is
+    /// exactly `terrain` (1889 SMR: mountains without a river).
+    TileDiscount {
+        /// The amount off.
+        discount: Money,
+        /// The terrain.
+        terrain: String,
+    },
+    /// The private's closing rule instead of the close_companies event (1889 UTF): with
+    /// `on_phase` `never` it stays open while its owner is of the given kind.
+    Close {
+        /// The phase that closes it; `never`.
+        on_phase: String,
+        /// The owner for whom the rule holds.
+        #[serde(default)]
+        owner: Option<OwnerKind>,
+    },
+    /// The private's revenue changes when the phase starts, if its owner is of the given kind
+    /// then (1889 UTF: 50 from phase 5 while a player owns it).
+    RevenueChange {
+        /// The new revenue.
+        revenue: Money,
+        /// The phase.
+        on_phase: String,
+        /// The owner for whom it changes.
+        #[serde(default)]
+        owner: Option<OwnerKind>,
     },
     /// The owning corporation places a bonus marker on one of these hexes: its routes stopping
     /// there earn `bonus` more.
@@ -194,10 +227,13 @@ pub enum Ability {
         /// Which tiles.
         tiles: Vec<String>,
     },
-    /// The owner may exchange the private for a share of this corporation (IPO or pool).
+    /// The owner may exchange the private for a share of this corporation.
     Exchange {
         /// The corporation.
         corporation: String,
+        /// Where the share may come from (1889 DR: the IPO only); both when absent.
+        #[serde(default)]
+        from: Vec<ShareSource>,
     },
     /// The buyer receives this certificate.
     Shares {
@@ -217,6 +253,69 @@ pub enum Ability {
     },
     /// Corporations may not buy the private.
     NoBuy,
+}
+
+impl Ability {
+    /// A tile lay the owning corporation makes (not one its player owner makes himself, nor
+    /// the seller's lay when it is sold).
+    pub fn is_corporation_lay(&self) -> bool {
+        matches!(self, Ability::TileLay { when, owner, .. }
+            if *owner != Some(OwnerKind::Player) && !when.contains(&AbilityTime::Sold))
+    }
+}
+
+/// When a private's ability may be used (the reference's ability `when` values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AbilityTime {
+    /// In the owning corporation's track step.
+    Track,
+    /// Any time in the owning corporation's turn.
+    OwningCorpOrTurn,
+    /// In the track step of a corporation the owning player presides over.
+    OwningPlayerTrack,
+    /// In an operating round before the operating corporation has acted in its turn.
+    OrBetweenTurns,
+    /// Any time in a stock round.
+    StockRound,
+    /// Once, right after a corporation has bought the private from a player: the seller
+    /// lays (1889 ER).
+    Sold,
+}
+
+/// Who owns a private, for abilities that depend on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OwnerKind {
+    /// A player.
+    Player,
+    /// A corporation.
+    Corporation,
+}
+
+/// Where a certificate comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ShareSource {
+    /// The corporation's initial offering.
+    Ipo,
+    /// The open market.
+    Market,
+}
+
+fn one_or_many<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Vec<T>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany<T> {
+        One(T),
+        Many(Vec<T>),
+    }
+    Ok(match OneOrMany::deserialize(d)? {
+        OneOrMany::One(t) => vec![t],
+        OneOrMany::Many(v) => v,
+    })
 }
 
 /// How a president's certificate that comes with a private gets its par price.
@@ -378,6 +477,9 @@ pub enum HomeTokenTiming {
     Operate,
     /// When it is started (par).
     Par,
+    /// When each operating round starts, for every corporation that operates in it, before
+    /// any of them operates (1889; the reference's `HOME_TOKEN_TIMING = :operating_round`).
+    OperatingRound,
 }
 
 /// A private company.
@@ -393,6 +495,12 @@ pub struct CompanyDef {
     pub revenue: Money,
     /// Special abilities.
     pub abilities: Vec<Ability>,
+    /// Fewest players for the private to be in the game (1889 UTF: 4).
+    #[serde(default)]
+    pub min_players: Option<u8>,
+    /// Player counts the private is left out with (1889 SIR: two players).
+    #[serde(default)]
+    pub removed_with_players: Vec<u8>,
 }
 
 /// A corporation.
@@ -469,6 +577,9 @@ pub enum SellBuyOrder {
     SellBuySell,
     /// Sell, then buy; no sale after a purchase.
     SellBuy,
+    /// Sell then buy, or buy then sell: no sale once a turn has both sold and then bought
+    /// (the reference's default, `:sell_buy_or_buy_sell`; 1889).
+    SellBuyOrBuySell,
 }
 
 #[derive(Debug, Deserialize)]
@@ -500,6 +611,8 @@ struct TitleFile {
     operating: OperatingRules,
     capitalization: Capitalization,
     sell_buy_order: SellBuyOrder,
+    #[serde(default)]
+    must_sell_in_blocks: bool,
     #[serde(default = "first_stock_round")]
     private_sales_from_stock_round: u32,
     /// The hook set (see [`super::hooks`]); none: the generic rules only.
@@ -569,6 +682,10 @@ pub struct Title {
     pub capitalization: Capitalization,
     /// Selling and buying order in a stock-round turn.
     pub sell_buy_order: SellBuyOrder,
+    /// A turn sells a corporation's shares in one sale: no second sale of the same
+    /// corporation in a stock turn or an emergency (the reference's `MUST_SELL_IN_BLOCKS`;
+    /// 1889).
+    pub must_sell_in_blocks: bool,
     /// The first stock round in which players may buy privates from each other (in phases
     /// that allow it; 1830: not in the first).
     pub private_sales_from_stock_round: u32,
@@ -660,6 +777,7 @@ impl Title {
             operating: file.operating,
             capitalization: file.capitalization,
             sell_buy_order: file.sell_buy_order,
+            must_sell_in_blocks: file.must_sell_in_blocks,
             private_sales_from_stock_round: file.private_sales_from_stock_round,
             map,
             hooks,

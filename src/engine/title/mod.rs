@@ -35,7 +35,7 @@ struct Bundled {
 }
 
 /// The titles railnote knows, in the order `known_names` lists them.
-const BUNDLED: [Bundled; 3] = [
+const BUNDLED: [Bundled; 4] = [
     Bundled {
         name: "1836Jr30",
         facts: include_str!("../../../data/1836jr30/title.json"),
@@ -50,6 +50,11 @@ const BUNDLED: [Bundled; 3] = [
         name: "1830",
         facts: include_str!("../../../data/1830/title.json"),
         map: include_str!("../../../data/1830/map.json"),
+    },
+    Bundled {
+        name: "1889",
+        facts: include_str!("../../../data/1889/title.json"),
+        map: include_str!("../../../data/1889/map.json"),
     },
 ];
 
