@@ -368,6 +368,7 @@ fn equal_trains_lose_nothing_to_symmetry_breaking() {
                         copy,
                     },
                     distance: distances[usize::from(copy)],
+                    diesel: false,
                 })
                 .collect()
         };
@@ -461,6 +462,7 @@ mod hand_built {
                 copy,
             },
             distance,
+            diesel: false,
         }
     }
 
@@ -563,6 +565,7 @@ mod hand_built {
             .map(|s| TrainRoute {
                 spec: s,
                 distance: trains.iter().find(|t| t.train == s.train).unwrap().distance,
+                diesel: false,
             })
             .collect();
         let checked = b.compute_run_with(m, corp, &routes, ALL, &ctx).unwrap();
@@ -625,6 +628,7 @@ mod hand_built {
                 copy: 0,
             },
             distance: 1,
+            diesel: false,
         };
         let (total, stops) = solve_in(&b, HSM, hex_edges(&[]), &[one_edge]);
         assert_eq!(

@@ -281,7 +281,7 @@ pub fn to_notation(log: &GameLog) -> Result<Document, ConvertError> {
         tags.push(tag("Id", id.clone()));
     }
     // Titles with a random setup: the seed it is drawn from.
-    if let (Some(seed), true) = (crate::replay::setup(log).seed, game.title.random_setup) {
+    if let (Some(seed), true) = (crate::replay::setup(log).seed, game.title.has_random_setup(&game.options.optional_rules)) {
         tags.push(tag("Seed", seed.to_string()));
     }
     // ... and its outcome, so that the record does not depend on the seed.
@@ -640,7 +640,7 @@ pub fn to_json(played: &Played) -> Value {
     top.insert(
         "settings".into(),
         match crate::replay::setup(log).seed {
-            Some(seed) if game.title.random_setup => json!({
+            Some(seed) if game.title.has_random_setup(&game.options.optional_rules) => json!({
                 "seed": seed,
                 "optional_rules": log.header.optional_rules.iter().map(|r| r.value.clone()).collect::<Vec<_>>(),
             }),

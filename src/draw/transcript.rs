@@ -215,10 +215,7 @@ fn train_kind(game: &Game, train: TrainId) -> String {
 fn run_details(game: &Game, corp: CorpId, routes: &[RouteSpec]) -> Vec<(Money, String)> {
     let trains: Vec<TrainRoute<'_>> = routes
         .iter()
-        .map(|r| TrainRoute {
-            spec: r,
-            distance: u32::from(game.title.train(r.train.kind).distance),
-        })
+        .map(|r| game.train_route(r))
         .collect();
     let setup = game.run_setup(corp);
     game.board

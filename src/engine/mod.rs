@@ -254,8 +254,11 @@ impl Game {
                 rule: rule.clone(),
             });
         }
-        let drawn = setup.seed.and_then(|seed| setup::resolve(title, seed));
-        let resolved = match (title.random_setup, stated) {
+        let rules = &setup.options.optional_rules;
+        let drawn = setup
+            .seed
+            .and_then(|seed| setup::resolve(title, rules, count, seed));
+        let resolved = match (title.has_random_setup(rules), stated) {
             (false, None) => None,
             (false, Some(_)) => {
                 return Err(SetupError::NoRandomSetup {
@@ -267,7 +270,7 @@ impl Game {
             })?),
             (true, Some(stated)) => {
                 stated
-                    .check(title)
+                    .check(title, rules, count)
                     .map_err(|fault| SetupError::ImpossibleSetup {
                         title: title.name.clone(),
                         fault,
@@ -382,7 +385,16 @@ impl Game {
             .enumerate()
             .filter_map(|(i, c)| Some((CorpId(i as u8), c.home?, c.home_city)))
             .collect();
-        let board = Board::new(title.map, &reservations);
+        let mut board = Board::new(title.map, &reservations);
+        for (i, tile) in title.map.tiles.iter().enumerate() {
+            if tile
+                .optional_rule
+                .as_ref()
+                .is_some_and(|rule| !setup.options.optional_rules.contains(rule))
+            {
+                board.withdraw(crate::ids::TileDefId(i as u16));
+            }
+        }
         let mut game = Game {
             title,
             options: setup.options.clone(),
@@ -421,8 +433,48 @@ impl Game {
             }
         }
         game.resolved_setup = resolved;
-        game.round = Round::Auction(auction::AuctionRound::new(&game));
+        if let Some(dealt) = title.dealt_privates_in(rules) {
+            game.deal_privates(dealt);
+            game.start_stock_round();
+        } else {
+            game.round = Round::Auction(auction::AuctionRound::new(&game));
+        }
         Ok(game)
+    }
+
+    /// Deals the privates instead of an auction (a dealt-privates rule, 1889's beginner game):
+    /// only the privates listed for the player count stay, without abilities and with the
+    /// rule's values and revenues; each player pays for the one the setup dealt him.
+    fn deal_privates(&mut self, dealt: &title::DealtPrivates) {
+        let listed = dealt
+            .by_players
+            .get(&(self.players.len() as u8))
+            .cloned()
+            .unwrap_or_default();
+        for (i, def) in self.title.companies.iter().enumerate() {
+            let company = &mut self.companies[i];
+            if !listed.contains(&def.sym) {
+                company.closed = true;
+                continue;
+            }
+            company.neutered = true;
+            company.uses_left = 0;
+            company.value = dealt.values.get(&def.sym).copied().unwrap_or(def.value);
+            company.revenue = dealt.revenues.get(&def.sym).copied().unwrap_or(def.revenue);
+        }
+        let deal = self
+            .resolved_setup
+            .as_ref()
+            .map(|r| r.dealt_companies.clone())
+            .unwrap_or_default();
+        for (seat, company) in deal.into_iter().enumerate() {
+            let player = PlayerId(seat as u8);
+            let value = self.company(company).value;
+            self.companies[usize::from(company.0)].owner = CompanyOwner::Player(player);
+            self.player_mut(player).companies.push(company);
+            self.player_mut(player).cash -= value;
+            self.bank += value;
+        }
     }
 
     /// Checks and applies one action. On error the game is unchanged. Returns the deviations

@@ -1202,6 +1202,22 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
 /// A `Setup` tag's value: `removed SYM, …; charters SYM, …` (privates and minors removed,
 /// then the minors in charter order).
 fn stated_setup(title: &Title, value: &str) -> Result<ResolvedSetup, String> {
+    if let Some(dealt) = value.trim().strip_prefix("dealt") {
+        let mut dealt_companies = Vec::new();
+        for sym in split_list(dealt) {
+            dealt_companies.push(
+                title
+                    .company_by_sym(&sym)
+                    .ok_or_else(|| format!("`{sym}` is not a private of {}", title.name))?,
+            );
+        }
+        return Ok(ResolvedSetup {
+            removed_companies: Vec::new(),
+            removed_corporations: Vec::new(),
+            charter_order: Vec::new(),
+            dealt_companies,
+        });
+    }
     let (removed, charters) = value
         .split_once(';')
         .map(|(a, b)| (a.trim(), b.trim()))
@@ -1216,6 +1232,7 @@ fn stated_setup(title: &Title, value: &str) -> Result<ResolvedSetup, String> {
         removed_companies: Vec::new(),
         removed_corporations: Vec::new(),
         charter_order: Vec::new(),
+        dealt_companies: Vec::new(),
     };
     for sym in split_list(removed).iter().filter(|s| !s.is_empty()) {
         if let Some(c) = title.company_by_sym(sym) {

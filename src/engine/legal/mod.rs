@@ -408,10 +408,7 @@ pub(crate) fn best_run(game: &Game, corp: CorpId) -> Option<Vec<RouteSpec>> {
         .iter()
         .copied()
         .filter(|t| !game.trains.iter().any(|x| x.id == *t && x.operated))
-        .map(|train| TrainSpec {
-            train,
-            distance: u32::from(game.title.train(train.kind).distance),
-        })
+        .map(|train| game.train_spec(train))
         .collect();
     if trains.is_empty() {
         return None;

@@ -60,15 +60,25 @@ impl Gen<'_> {
             }
             let hex = HexIdx(h as u16);
             let old = game.board.tile_def(map, hex);
-            if old.upgrade_cost > 0 && Money(old.upgrade_cost) > cash {
+            if old.upgrade_cost > 0 && game.terrain_cost(corp, hd.id, Money(old.upgrade_cost)) > cash
+            {
                 continue;
             }
             for &tile in &supply {
+                // Tiles only a private lays (1889's port) are not the corporation's.
+                if map.tile_def(tile.def).blocks_lay {
+                    continue;
+                }
                 let rotations =
                     game.board
                         .legal_rotations_with(map, hex, tile, Some(&reach), false);
                 for r in 0..6u8 {
-                    if rotations & (1 << r) != 0 {
+                    let adds = || {
+                        !map.rules.semi_restrictive
+                            || old.paths.is_empty()
+                            || game.board.adds_track_or_value(map, corp, hex, tile, r)
+                    };
+                    if rotations & (1 << r) != 0 && adds() {
                         self.out.actions.push(LegalAction::exact(Action::LayTile {
                             entity: Entity::Corporation(corp),
                             hex: hd.id,
@@ -167,7 +177,7 @@ impl Gen<'_> {
                 let terrain = if free_terrain {
                     Money::ZERO
                 } else {
-                    lay_outcome(map, old, map.tile_def(tile.def)).cost
+                    game.terrain_cost(corp, hd.id, lay_outcome(map, old, map.tile_def(tile.def)).cost)
                 };
                 if fee + terrain > cash {
                     continue;

@@ -280,6 +280,14 @@ impl Board {
         (h.tile, Rotation::new(h.rotation).unwrap_or_default())
     }
 
+    /// Takes every copy of a tile definition out of the supply (a tile of an optional rule
+    /// not in force).
+    pub fn withdraw(&mut self, def: crate::ids::TileDefId) {
+        if let Some(copies) = self.supply.get_mut(usize::from(def.0)) {
+            *copies = 0;
+        }
+    }
+
     /// Whether a tile copy is in the supply.
     pub fn in_supply(&self, tile: TileId) -> bool {
         self.supply

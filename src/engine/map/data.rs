@@ -107,22 +107,59 @@ impl Colour {
 }
 
 /// A revenue value: fixed, or depending on the newest tile colour of the phase.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Revenue {
     /// The same in every phase.
     Flat(i64),
-    /// Per phase colour (`yellow_40|brown_70`).
-    ByColour(BTreeMap<Colour, i64>),
+    /// Per phase colour (`yellow_40|brown_70`), and what a D train earns there instead, if
+    /// the title gives one (`diesel_100`: 1889's offboards; reference `route_base_revenue`).
+    ByColour(BTreeMap<Colour, i64>, Option<i64>),
+}
+
+impl<'de> Deserialize<'de> for Revenue {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Flat(i64),
+            ByPhase(BTreeMap<String, i64>),
+        }
+        match Raw::deserialize(d)? {
+            Raw::Flat(v) => Ok(Revenue::Flat(v)),
+            Raw::ByPhase(map) => {
+                let mut colours = BTreeMap::new();
+                let mut diesel = None;
+                for (key, value) in map {
+                    if key == "diesel" {
+                        diesel = Some(value);
+                    } else {
+                        let colour: Colour =
+                            serde_json::from_value(serde_json::Value::String(key))
+                                .map_err(serde::de::Error::custom)?;
+                        colours.insert(colour, value);
+                    }
+                }
+                Ok(Revenue::ByColour(colours, diesel))
+            }
+        }
+    }
 }
 
 impl Revenue {
+    /// The value for a train: a D train's where the node gives one, else the phase's.
+    pub fn value_for(&self, phase_colours: &[Colour], diesel: bool) -> Money {
+        match self {
+            Revenue::ByColour(_, Some(d)) if diesel => Money(*d),
+            _ => self.value(phase_colours),
+        }
+    }
+
     /// The value in a phase whose tile colours are `phase_colours` (reference rule: scan the
     /// phase's colours from last to first, take the first one present, else 0).
     pub fn value(&self, phase_colours: &[Colour]) -> Money {
         match self {
             Revenue::Flat(v) => Money(*v),
-            Revenue::ByColour(map) => Money(
+            Revenue::ByColour(map, _) => Money(
                 phase_colours
                     .iter()
                     .rev()
@@ -136,7 +173,13 @@ impl Revenue {
     pub fn max(&self) -> Money {
         match self {
             Revenue::Flat(v) => Money(*v),
-            Revenue::ByColour(map) => Money(map.values().copied().max().unwrap_or(0)),
+            Revenue::ByColour(map, diesel) => Money(
+                map.values()
+                    .copied()
+                    .chain(*diesel)
+                    .max()
+                    .unwrap_or(0),
+            ),
         }
     }
 }
@@ -334,6 +377,9 @@ pub struct TileDef {
     /// Only a private's ability lays it (the reference's icon `blocks_lay`: 1889's port 437).
     #[serde(default)]
     pub blocks_lay: bool,
+    /// In the supply only under this optional rule (1889's beginner tiles `Beg6`…).
+    #[serde(default)]
+    pub optional_rule: Option<String>,
     /// Node indices of the cities, in order (the reference's `tile.cities`).
     #[serde(skip)]
     pub cities: Vec<u8>,

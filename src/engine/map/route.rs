@@ -19,6 +19,9 @@ pub struct TrainRoute<'a> {
     pub spec: &'a RouteSpec,
     /// Stops (or hex edges) the train may count (999 for 1836Jr30 D trains, 99 for 18Ireland).
     pub distance: u32,
+    /// A D train: it earns a node's diesel value where the node has one (1889's offboards;
+    /// the reference's `route_base_revenue` asks for a train named D).
+    pub diesel: bool,
 }
 
 /// What a train's distance counts.
@@ -376,7 +379,7 @@ impl Board {
                     hex: hex_id(h),
                     part: node.part,
                     node,
-                    value: node.revenue.value(phase_colours),
+                    value: node.revenue.value_for(phase_colours, r.diesel),
                     tokened_by_runner: tokened,
                 }
             })

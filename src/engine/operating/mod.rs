@@ -126,6 +126,9 @@ pub(crate) struct OperatingRound {
     /// seller (1889 ER; reference `TrackLayWhenCompanySold`): until the lay or a pass nothing
     /// else happens.
     pub(crate) sold_lay: Option<(CompanyId, PlayerId)>,
+    /// Corporations whose shares the president has sold in this turn's emergency (a title
+    /// selling in blocks allows one sale each).
+    pub(crate) emergency_sold: Vec<CorpId>,
 }
 
 fn or(game: &Game) -> &OperatingRound {

@@ -417,7 +417,8 @@ fn extra_lay(
         .check_lay(game.title.map, &request)
         .map_err(|e| RuleViolation::Track(e.to_string()))?;
     if !free {
-        pay_corp(game, corp, outcome.cost)?;
+        let cost = game.terrain_cost(corp, hex, outcome.cost);
+        pay_corp(game, corp, cost)?;
     }
     game.lay_checked(corp, hex, tile, rotation);
     Ok(())

@@ -11,7 +11,7 @@ use crate::engine::map::{
 };
 use crate::engine::title::Ability;
 use crate::engine::{DeviationKind, Game, RuleViolation};
-use crate::ids::{CorpId, HexId, Money};
+use crate::ids::{CorpId, HexId, Money, TrainId};
 
 impl Game {
     pub(super) fn route_step_waits(&mut self, corp: CorpId) -> bool {
@@ -172,10 +172,7 @@ impl Game {
     ) -> Result<Vec<Money>, RouteError> {
         let trains: Vec<TrainRoute<'_>> = routes
             .iter()
-            .map(|r| TrainRoute {
-                spec: r,
-                distance: u32::from(self.title.train(r.train.kind).distance),
-            })
+            .map(|r| self.train_route(r))
             .collect();
         let setup = self.run_setup(corp);
         Ok(self
@@ -190,6 +187,27 @@ impl Game {
             .into_iter()
             .map(|r| r.revenue)
             .collect())
+    }
+
+    /// A route with what its train may count and earn.
+    pub fn train_route<'r>(&self, spec: &'r RouteSpec) -> TrainRoute<'r> {
+        let search = self.train_spec(spec.train);
+        TrainRoute {
+            spec,
+            distance: search.distance,
+            diesel: search.diesel,
+        }
+    }
+
+    /// A train as the route search takes it: what it counts, whether it earns diesel values
+    /// (the reference's `route_base_revenue` asks for a train named D).
+    pub fn train_spec(&self, train: TrainId) -> TrainSpec {
+        let def = self.title.train(train.kind);
+        TrainSpec {
+            train,
+            distance: u32::from(def.distance),
+            diesel: def.name == "D",
+        }
     }
 
     /// The routes with each walk (a route as an older log states it, see

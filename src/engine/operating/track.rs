@@ -188,7 +188,7 @@ pub(super) fn lay_tile_with(
         }) {
         Money::ZERO
     } else {
-        outcome.cost
+        game.terrain_cost(corp, hex, outcome.cost)
     };
     pay_corp(game, corp, fee + terrain)?;
     game.lay_checked(corp, hex, tile, rotation);
@@ -197,6 +197,34 @@ pub(super) fn lay_tile_with(
 }
 
 impl Game {
+    /// The terrain `corp` pays to lay on `hex`: `cost` less the discounts of its privates for
+    /// exactly the hex's terrain (1889 SMR: mountains without a river; the reference's
+    /// `TileDiscount` matches the terrain list exactly by default), never below zero.
+    pub(crate) fn terrain_cost(&self, corp: CorpId, hex: HexId, cost: Money) -> Money {
+        let map = self.title.map;
+        let Some(index) = map.hex_index(hex) else {
+            return cost;
+        };
+        let mut terrain = self.board.tile_def(map, index).terrain.clone();
+        terrain.sort();
+        terrain.dedup();
+        let discount: Money = self
+            .corp(corp)
+            .companies
+            .iter()
+            .filter(|c| !self.company(**c).closed)
+            .flat_map(|c| self.company_abilities(*c))
+            .filter_map(|a| match a {
+                Ability::TileDiscount {
+                    discount,
+                    terrain: t,
+                } if terrain.len() == 1 && terrain[0] == *t => Some(*discount),
+                _ => None,
+            })
+            .sum();
+        Money((cost.0 - discount.0).max(0))
+    }
+
     /// Lays a tile a player's private lay has checked (no tile action of a corporation).
     pub(crate) fn lay_by_private(&mut self, corp: CorpId, hex: HexId, tile: TileId, rotation: Rotation) {
         self.lay_checked(corp, hex, tile, rotation);

@@ -35,6 +35,7 @@ impl Game {
             together: None,
             operator_acted: false,
             sold_lay: None,
+            emergency_sold: Vec::new(),
         });
         self.pay_private_revenue();
         if self.title.home_token_timing == HomeTokenTiming::OperatingRound {
@@ -66,6 +67,7 @@ impl Game {
             o.last_share_sold_price = None;
             o.teleport = None;
             o.operator_acted = false;
+            o.emergency_sold.clear();
             if !self.corp(corp).operated {
                 self.corp_mut(corp).operated = true;
                 // Titles placing home tokens at par, and corporations without a fixed home,

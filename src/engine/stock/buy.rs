@@ -8,7 +8,7 @@ use super::{sr, sr_mut, TurnAction};
 use crate::action::MarketCell;
 use crate::engine::shares::Holder;
 use crate::engine::state::CompanyOwner;
-use crate::engine::title::{Ability, Capitalization, CorpKind};
+use crate::engine::title::{Ability, Capitalization, CorpKind, ShareSource};
 use crate::engine::{Game, RuleViolation};
 use crate::ids::{CompanyId, CorpId, Money, Percent, PlayerId, ShareId};
 
@@ -390,8 +390,10 @@ pub(crate) fn exchange(
     shares: &[ShareId],
 ) -> Result<(), RuleViolation> {
     let def = game.title.company(company);
-    let Some(target) = game.company_abilities(company).iter().find_map(|a| match a {
-        Ability::Exchange { corporation, .. } => game.title.corp_by_sym(corporation),
+    let Some((target, sources)) = game.company_abilities(company).iter().find_map(|a| match a {
+        Ability::Exchange { corporation, from } => {
+            Some((game.title.corp_by_sym(corporation)?, from.as_slice()))
+        }
         _ => None,
     }) else {
         return Err(RuleViolation::Company(format!(
@@ -421,13 +423,20 @@ pub(crate) fn exchange(
             def.sym
         )));
     }
+    let allowed = |source: ShareSource| sources.is_empty() || sources.contains(&source);
     let from = match game.holder_of(*share) {
-        Some(h @ (Holder::Ipo(_) | Holder::Pool)) => h,
+        Some(h @ Holder::Ipo(_)) if allowed(ShareSource::Ipo) => h,
+        Some(h @ Holder::Pool) if allowed(ShareSource::Market) => h,
         _ => {
+            let whence = match sources {
+                [ShareSource::Ipo] => "the IPO",
+                [ShareSource::Market] => "the market",
+                _ => "the IPO or the market",
+            };
             return Err(RuleViolation::Company(format!(
-                "{sym}_{} is not in the IPO or the market",
-                share.index
-            )))
+                "{} is exchanged for a {sym} share from {whence}; {sym}_{} is not there",
+                def.sym, share.index
+            )));
         }
     };
     let pct = game.share_percent(*share);

@@ -421,6 +421,11 @@ pub struct OperatingRules {
     /// What a bankruptcy does.
     #[serde(default)]
     pub bankruptcy: Bankruptcy,
+    /// An emergency sale may not hand the presidency of any corporation the president sells
+    /// to another player, not only that of the one buying the train (the reference's
+    /// `EBUY_PRES_SWAP = false`: 1889).
+    #[serde(default)]
+    pub emergency_keeps_presidencies: bool,
     /// The home-token step comes before the privates' steps (reference step order,
     /// 18Ireland): while a home token waits to be placed, no private may be bought. Otherwise
     /// (1836Jr30) a private may be bought then.
@@ -615,6 +620,8 @@ struct TitleFile {
     must_sell_in_blocks: bool,
     #[serde(default = "first_stock_round")]
     private_sales_from_stock_round: u32,
+    #[serde(default)]
+    dealt_privates: Option<DealtPrivates>,
     /// The hook set (see [`super::hooks`]); none: the generic rules only.
     #[serde(default)]
     hooks: Option<String>,
@@ -622,6 +629,22 @@ struct TitleFile {
 
 fn first_stock_round() -> u32 {
     1
+}
+
+/// Privates dealt at random instead of auctioned, under an optional rule (1889's beginner
+/// game): only the privates listed for the player count are in the game; each player is dealt
+/// one (the title's hook draws the deal from the seed) and pays its value for it; the privates
+/// have no abilities, corporations may not buy them, and the game starts with a stock round.
+#[derive(Debug, Clone, Deserialize)]
+pub struct DealtPrivates {
+    /// The optional rule.
+    pub rule: String,
+    /// The privates in the game, by player count.
+    pub by_players: BTreeMap<u8, Vec<String>>,
+    /// Their values under the rule.
+    pub values: BTreeMap<String, Money>,
+    /// Their revenues under the rule.
+    pub revenues: BTreeMap<String, Money>,
 }
 
 /// Allowed player counts.
@@ -689,6 +712,9 @@ pub struct Title {
     /// The first stock round in which players may buy privates from each other (in phases
     /// that allow it; 1830: not in the first).
     pub private_sales_from_stock_round: u32,
+    /// An optional rule under which privates are dealt instead of auctioned (1889's beginner
+    /// game).
+    pub dealt_privates: Option<DealtPrivates>,
     /// The map.
     pub map: &'static MapData,
     /// What the title does that no fact can say (see [`super::hooks`]).
@@ -779,6 +805,7 @@ impl Title {
             sell_buy_order: file.sell_buy_order,
             must_sell_in_blocks: file.must_sell_in_blocks,
             private_sales_from_stock_round: file.private_sales_from_stock_round,
+            dealt_privates: file.dealt_privates,
             map,
             hooks,
         };
@@ -806,6 +833,20 @@ impl Title {
             }
         }
         Ok(title)
+    }
+
+    /// The dealt-privates rule, if these optional rules turn it on.
+    pub fn dealt_privates_in(&self, rules: &[String]) -> Option<&DealtPrivates> {
+        self.dealt_privates
+            .as_ref()
+            .filter(|d| rules.contains(&d.rule))
+    }
+
+    /// Whether a game with these optional rules draws part of its setup from the seed: the
+    /// title's own draw (18Ireland), or the deal of a dealt-privates rule (1889's beginner
+    /// game).
+    pub fn has_random_setup(&self, rules: &[String]) -> bool {
+        self.random_setup || self.dealt_privates_in(rules).is_some()
     }
 
     /// A corporation by symbol.

@@ -24,7 +24,7 @@
 use std::any::Any;
 use std::fmt;
 
-use super::{ireland, jr30, Title};
+use super::{ireland, jr30, shikoku, Title};
 use crate::action::{Action, Entity};
 pub(crate) use crate::engine::legal::Gen;
 use crate::engine::setup::{ResolvedSetup, SetupFault};
@@ -37,10 +37,17 @@ use crate::selfplay::{GenericPolicy, TitlePolicy};
 pub(crate) trait TitleHooks: fmt::Debug + Sync {
     // ----- setup ---------------------------------------------------------------------------
 
-    /// The setup a title whose data sets `random_setup` draws from the game's seed. Default:
-    /// none (such a title cannot be set up).
-    fn random_setup(&self, title: &Title, seed: u64) -> Option<ResolvedSetup> {
-        let _ = (title, seed);
+    /// The setup a game of `players` with optional `rules` draws from its seed, for a title
+    /// whose data sets `random_setup` or deals privates under one of the rules. Default: none
+    /// (such a game cannot be set up).
+    fn random_setup(
+        &self,
+        title: &Title,
+        rules: &[String],
+        players: usize,
+        seed: u64,
+    ) -> Option<ResolvedSetup> {
+        let _ = (title, rules, players, seed);
         None
     }
 
@@ -48,8 +55,14 @@ pub(crate) trait TitleHooks: fmt::Debug + Sync {
     ///
     /// # Errors
     /// The first rule of the draw the stated setup breaks.
-    fn check_setup(&self, title: &Title, setup: &ResolvedSetup) -> Result<(), SetupFault> {
-        let _ = (title, setup);
+    fn check_setup(
+        &self,
+        title: &Title,
+        rules: &[String],
+        players: usize,
+        setup: &ResolvedSetup,
+    ) -> Result<(), SetupFault> {
+        let _ = (title, rules, players, setup);
         Ok(())
     }
 
@@ -163,6 +176,7 @@ pub(crate) fn by_name(name: &str) -> Option<&'static dyn TitleHooks> {
     match name {
         "1836Jr30" => Some(&jr30::Jr30Hooks),
         "18Ireland" => Some(&ireland::IrelandHooks),
+        "1889" => Some(&shikoku::ShikokuHooks),
         _ => None,
     }
 }

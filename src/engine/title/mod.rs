@@ -17,6 +17,7 @@ pub mod facts;
 pub(crate) mod hooks;
 pub mod ireland;
 pub mod jr30;
+pub mod shikoku;
 
 use std::sync::{LazyLock, OnceLock};
 

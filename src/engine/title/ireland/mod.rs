@@ -48,11 +48,23 @@ pub fn map() -> &'static MapData {
 pub(crate) struct IrelandHooks;
 
 impl TitleHooks for IrelandHooks {
-    fn random_setup(&self, title: &Title, seed: u64) -> Option<ResolvedSetup> {
+    fn random_setup(
+        &self,
+        title: &Title,
+        _rules: &[String],
+        _players: usize,
+        seed: u64,
+    ) -> Option<ResolvedSetup> {
         setup::draw(title, seed)
     }
 
-    fn check_setup(&self, title: &Title, stated: &ResolvedSetup) -> Result<(), SetupFault> {
+    fn check_setup(
+        &self,
+        title: &Title,
+        _rules: &[String],
+        _players: usize,
+        stated: &ResolvedSetup,
+    ) -> Result<(), SetupFault> {
         setup::check(title, stated)
     }
 
