@@ -299,11 +299,13 @@ impl Game {
             Round::Stock(_) => {
                 gen.stock();
                 gen.exchanges();
+                gen.owner_lays();
             }
             Round::Operating(_) => {
                 gen.operating();
                 gen.exchanges();
                 gen.assignments();
+                gen.owner_lays();
             }
             Round::Title(_) => self.title.hooks.own_round_legal_actions(&mut gen),
         }

@@ -6,6 +6,7 @@ use super::{best_run, Gen};
 use crate::action::{Action, DividendKind, Entity};
 use crate::engine::map::{HexIdx, Reach, Station};
 use crate::engine::operating::OrStep;
+use crate::engine::private_lay::PlayerLayAbility;
 use crate::engine::state::CompanyOwner;
 use crate::engine::title::Ability;
 use crate::engine::Round;
@@ -20,6 +21,17 @@ impl Gen<'_> {
         let Some(corp) = o.current() else {
             return;
         };
+        if let Some((company, _)) = o.sold_lay {
+            let hexes_tiles = PlayerLayAbility::sellers(game.company_abilities(company))
+                .map(|a| (a.hexes, a.tiles));
+            if let Some((hexes, tiles)) = hexes_tiles {
+                self.private_lays(company, hexes, tiles);
+            }
+            self.push_checked(Action::Pass {
+                entity: Entity::Company(company),
+            });
+            return;
+        }
         if o.discarding.is_some() {
             for crowded in game.corporations_in_reference_order() {
                 if !game.over_train_limit(crowded) {

@@ -9,11 +9,12 @@
 use super::{Gen, LegalAction};
 use crate::action::Action;
 use crate::action::Entity;
+use crate::engine::private_lay::PlayerLayAbility;
 use crate::engine::map::{lay_outcome, Colour, HexIdx, Reach};
 use crate::engine::operating::OrStep;
 use crate::engine::title::Ability;
 use crate::engine::Round;
-use crate::ids::{CorpId, HexId, Money, Rotation, TileId};
+use crate::ids::{CompanyId, CorpId, HexId, Money, Rotation, TileId};
 
 impl Gen<'_> {
     /// The first copy of each tile definition still in the supply, in manifest order.
@@ -60,8 +61,12 @@ impl Gen<'_> {
             }
             let hex = HexIdx(h as u16);
             let old = game.board.tile_def(map, hex);
-            if old.upgrade_cost > 0 && game.terrain_cost(corp, hd.id, Money(old.upgrade_cost)) > cash
-            {
+            // The turn's next tile action must allow a lay (or an upgrade) here: the track
+            // step may stay open after the last one (a private its president may still lay).
+            let Ok(fee) = game.tile_action_fee(corp, old.colour != Colour::White) else {
+                continue;
+            };
+            if fee + game.terrain_cost(corp, hd.id, Money(old.upgrade_cost)) > cash {
                 continue;
             }
             for &tile in &supply {
@@ -279,6 +284,47 @@ impl Gen<'_> {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// A private's lays made by a player (see [`crate::engine::private_lay`]): every supply
+    /// tile of the ability at every rotation on its hexes, kept if `check` accepts it.
+    pub(super) fn private_lays(&mut self, company: CompanyId, hexes: &[String], tiles: &[String]) {
+        let game = self.game;
+        let map = game.title.map;
+        let supply = self.supply();
+        for hex in hexes.iter().filter_map(|h| h.parse::<HexId>().ok()) {
+            let Some(h) = map.hex_index(hex) else {
+                continue;
+            };
+            for &tile in supply
+                .iter()
+                .filter(|t| tiles.is_empty() || tiles.contains(&map.tile_def(t.def).name))
+            {
+                let rotations = game.board.legal_rotations_with(map, h, tile, None, false);
+                for r in (0..6u8).filter(|r| rotations & (1 << r) != 0) {
+                    self.push_checked(Action::LayTile {
+                        entity: Entity::Company(company),
+                        hex,
+                        tile,
+                        rotation: Rotation::new(r).unwrap_or_default(),
+                    });
+                }
+            }
+        }
+    }
+
+    /// The lays players may make now with privates they own (1889 MF), in any round.
+    pub(super) fn owner_lays(&mut self) {
+        let game = self.game;
+        for i in 0..game.companies.len() {
+            let company = CompanyId(i as u8);
+            if game.player_lay_usable(company).is_none() {
+                continue;
+            }
+            if let Some(ability) = PlayerLayAbility::owners(game.company_abilities(company)) {
+                self.private_lays(company, ability.hexes, ability.tiles);
             }
         }
     }
