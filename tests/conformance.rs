@@ -169,8 +169,23 @@ fn bundled_sample_matches_the_reference_engine() {
 /// engine's strict trace of that conversion (stored beside the tests: the sample is ours).
 #[test]
 fn ireland_notation_sample_matches_the_reference_engine() {
+    assert_eq!(notation_sample_matches_its_trace("18ireland-notation-opening"), 31);
+}
+
+/// The 1889 notation opening (MF's port laid by its owner, DR's exchange, ER's lay by its
+/// seller, home tokens as rounds start), converted and traced the same way.
+#[test]
+fn notation_sample_1889_matches_the_reference_engine() {
+    assert_eq!(notation_sample_matches_its_trace("1889-notation-opening"), 64);
+}
+
+/// Replays `samples/<stem>.rn`, converts it to 18xx.games JSON and compares every state with
+/// the reference's strict trace of that JSON (`tests/data/<stem>.trace.jsonl`); returns the
+/// actions matched.
+fn notation_sample_matches_its_trace(stem: &str) -> usize {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let name = "18ireland-notation-opening.rn";
+    let name = format!("{stem}.rn");
+    let name = name.as_str();
     let text = std::fs::read_to_string(root.join("samples").join(name)).unwrap();
     let doc = railnote::notation::parse(name, &text).unwrap();
     let src: std::sync::Arc<str> = std::sync::Arc::from(text.as_str());
@@ -184,11 +199,11 @@ fn ireland_notation_sample_matches_the_reference_engine() {
     assert!(played.errors.is_empty(), "{:?}", played.errors.first());
     // Through the JSON text, as a user's `convert --to json` would hand it to 18xx.games.
     let json = railnote::convert::to_json(&played).to_string();
-    let log = log::read("18ireland-notation-opening.json", &json).unwrap();
-    let trace =
-        load_trace(&root.join("tests/data/18ireland-notation-opening.trace.jsonl")).unwrap();
-    let (_, matched, stop) = match_ireland_trace(&log, &trace);
-    assert_eq!(matched, 31, "{stop}");
+    let log = log::read(&format!("{stem}.json"), &json).unwrap();
+    let trace = load_trace(&root.join(format!("tests/data/{stem}.trace.jsonl"))).unwrap();
+    let (_, matched, stop) = match_trace(&log, &trace);
+    assert_eq!(matched, trace.processed.len(), "{stop}");
+    matched
 }
 
 /// Hand-made continuations of the sample, each traced by the reference engine, for rules the
@@ -492,7 +507,7 @@ fn ireland_fixtures_match_the_reference_engine() {
         .expect("every 18Ireland fixture has a trace");
         let src = std::fs::read_to_string(&path).unwrap();
         let log = log::read(name, &src).unwrap_or_else(|e| panic!("{}", render(&e)));
-        let (replay, matched, stop) = match_ireland_trace(&log, &trace);
+        let (replay, matched, stop) = match_trace(&log, &trace);
         eprintln!("{name}: {matched} actions match the reference");
         assert_eq!(matched, actions, "{name}: {stop}");
         assert!(replay.game().finished, "{name}: the game did not finish");
@@ -601,7 +616,7 @@ fn fixtures_ended_by_the_end_game_button_wait_for_it() {
 
 /// Replays `log`, comparing the state after every action with the reference's on the fields
 /// its 18Ireland trace records; stops at the first difference.
-fn match_ireland_trace<'l>(log: &'l log::GameLog, trace: &Trace) -> (Replay<'l>, usize, String) {
+fn match_trace<'l>(log: &'l log::GameLog, trace: &Trace) -> (Replay<'l>, usize, String) {
     let mut replay = Replay::new(log).unwrap_or_else(|e| panic!("{}", render(&e)));
     let mut matched = 0;
     let mut stop = String::new();
