@@ -541,14 +541,22 @@ fn action_json(log: &GameLog, game: &Game, type_name: &str, action: &Action) -> 
                 .map(|r| {
                     let mut m = Map::new();
                     m.insert("train".into(), json!(train_text(game, r.train)));
-                    m.insert(
-                        "connections".into(),
-                        json!(r
-                            .connections
-                            .iter()
-                            .map(|c| c.iter().map(|h| h.to_string()).collect::<Vec<_>>())
-                            .collect::<Vec<_>>()),
-                    );
+                    if r.walk.is_empty() {
+                        m.insert(
+                            "connections".into(),
+                            json!(r
+                                .connections
+                                .iter()
+                                .map(|c| c.iter().map(|h| h.to_string()).collect::<Vec<_>>())
+                                .collect::<Vec<_>>()),
+                        );
+                    } else {
+                        // A route of an older log: the hexes it walks.
+                        m.insert(
+                            "hexes".into(),
+                            json!(r.walk.iter().map(|h| h.to_string()).collect::<Vec<_>>()),
+                        );
+                    }
                     if let Some(rev) = r.revenue {
                         m.insert("revenue".into(), json!(rev.0));
                     }

@@ -168,11 +168,19 @@ pub fn action_json(game: &Game, a: &Action, id: i64) -> Value {
                         r.nodes.iter().map(|(h, p)| format!("{h}-{p}")).collect();
                     let mut route = Map::new();
                     route.insert("train".into(), json!(train(game, r.train)));
-                    route.insert("connections".into(), json!(connections));
+                    if r.walk.is_empty() {
+                        route.insert("connections".into(), json!(connections));
+                    } else {
+                        // A route of an older log: the hexes it walks.
+                        let walk: Vec<String> = r.walk.iter().map(|h| h.to_string()).collect();
+                        route.insert("hexes".into(), json!(walk));
+                    }
                     if let Some(rev) = r.revenue {
                         route.insert("revenue".into(), json!(rev.0));
                     }
-                    route.insert("nodes".into(), json!(nodes));
+                    if r.walk.is_empty() {
+                        route.insert("nodes".into(), json!(nodes));
+                    }
                     Value::Object(route)
                 })
                 .collect();

@@ -552,7 +552,7 @@ pub fn resolve(game: &Game, entity: Entity, raw: &RawAction) -> Result<Action, U
                 let train = pick_train(game, &r.train, free.clone(), &game.entity_name(entity))?;
                 free.retain(|t| *t != train);
                 out.push(RouteSpec {
-                    walk: Vec::new(),
+                    walk: r.walk.clone(),
                     train,
                     connections: r.connections.clone(),
                     revenue: r.revenue.map(Money),
@@ -853,6 +853,7 @@ fn candidates(game: &Game, action: &Action) -> Vec<RawAction> {
                             train_text(game, r.train)
                         },
                         connections: r.connections.clone(),
+                        walk: r.walk.clone(),
                         revenue: r.revenue.map(|m| m.0),
                         nodes: r.nodes.clone(),
                     })
