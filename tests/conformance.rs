@@ -688,6 +688,9 @@ const REFERENCE_MOVES: &[(&str, &[&str])] = &[
     // A private bought from another player as a stock-round action (1830, phase 2, the
     // second stock round), at a price of the players' choosing.
     ("1830-private-sold-between-players", &[]),
+    // 1889's beginner game for two players: the dealt privates are the rule's list, SIR
+    // among them (the two-player game leaves SIR out only when the privates are auctioned).
+    ("1889-beginner-game-two-players-keeps-sir", &[]),
 ];
 
 #[test]

@@ -196,7 +196,7 @@ fn corp_name(game: &Game, corp: CorpId) -> &str {
 }
 
 fn share_percent(game: &Game, share: ShareId) -> u8 {
-    game.title.share_sizes(share.corp)[usize::from(share.index)].0
+    game.share_percent(share)
 }
 
 fn cash_of(game: &Game, entity: Entity) -> Money {

@@ -124,11 +124,23 @@ impl AuctionRound {
         high.unwrap_or_else(|| self.face_price(game, company)) + MIN_INCREMENT
     }
 
-    fn committed(&self, player: PlayerId) -> Money {
+    /// The cash a player's bids tie up: all his bids, or only those leading their private
+    /// where the title says so (reference `bids_for_player`).
+    fn committed(&self, game: &Game, player: PlayerId) -> Money {
+        let only_highest = game.title.auction.only_highest_bid_committed;
         self.bids
             .iter()
-            .flat_map(|(_, b)| b.iter())
-            .filter(|b| b.player == player)
+            .filter_map(|(_, bids)| {
+                if only_highest {
+                    // The first of equal highest bids, as Ruby's `max_by` picks it.
+                    bids.iter()
+                        .rev()
+                        .max_by_key(|b| b.price)
+                        .filter(|b| b.player == player)
+                } else {
+                    bids.iter().find(|b| b.player == player)
+                }
+            })
             .map(|b| b.price)
             .sum()
     }
@@ -140,7 +152,7 @@ impl AuctionRound {
             .find(|b| b.player == player)
             .map(|b| b.price)
             .unwrap_or(Money::ZERO);
-        game.player(player).cash - self.committed(player) + own
+        game.player(player).cash - self.committed(game, player) + own
     }
 }
 
@@ -392,9 +404,10 @@ fn buy_company(
             share,
             par,
             buys_first_train,
+            ..
         } = ability
         {
-            let Some(share) = parse_share(game, share) else {
+            let Some(share) = parse_share(game, company, share) else {
                 continue;
             };
             if share.index == 0 && *par == ParRule::HalfPrice {
@@ -437,8 +450,23 @@ fn start_with_half_price_par(
     }
 }
 
-/// The certificate a private's `shares` ability names (`GCL_1`).
-pub(crate) fn parse_share(game: &Game, text: &str) -> Option<ShareId> {
+/// A `shares` ability's word for the president's certificate of a corporation drawn at
+/// setup (reference `init_company_abilities`).
+pub(crate) const RANDOM_PRESIDENT: &str = "random_president";
+
+/// The certificate a private's `shares` ability names (`GCL_1`), or the president's
+/// certificate of the corporation the setup drew for it (`random_president`: 18Chesapeake CV).
+pub(crate) fn parse_share(game: &Game, company: CompanyId, text: &str) -> Option<ShareId> {
+    if text == RANDOM_PRESIDENT {
+        let corp = game
+            .resolved_setup
+            .as_ref()?
+            .president_draws
+            .iter()
+            .find(|(c, _)| *c == company)?
+            .1;
+        return Some(ShareId { corp, index: 0 });
+    }
     let (sym, index) = text.rsplit_once('_')?;
     Some(ShareId {
         corp: game.title.corp_by_sym(sym)?,

@@ -331,6 +331,7 @@ impl Game {
                     companies: Vec::new(),
                     operated: false,
                     route_seen: false,
+                    share_sizes: title.share_sizes(CorpId(i as u8)).to_vec(),
                 }
             })
             .collect();
@@ -433,6 +434,8 @@ impl Game {
             }
         }
         game.resolved_setup = resolved;
+        let hooks = title.hooks;
+        hooks.game_set_up(&mut game);
         if let Some(dealt) = title.dealt_privates_in(rules) {
             game.deal_privates(dealt);
             game.start_stock_round();
@@ -453,10 +456,13 @@ impl Game {
             .unwrap_or_default();
         for (i, def) in self.title.companies.iter().enumerate() {
             let company = &mut self.companies[i];
+            // The rule's list decides, whatever the player count removes otherwise (1889's
+            // two-player game keeps SIR here).
             if !listed.contains(&def.sym) {
                 company.closed = true;
                 continue;
             }
+            company.closed = false;
             company.neutered = true;
             company.uses_left = 0;
             company.value = dealt.values.get(&def.sym).copied().unwrap_or(def.value);
@@ -718,6 +724,9 @@ impl Game {
                 hooks.process_own_round(self, action)?
             }
         }
+        if let Action::LayTile { entity, hex, .. } = action {
+            self.forfeit_lays_on(*hex, *entity);
+        }
         // Checked once the action is known to be legal otherwise, so that a wrong actor or
         // step is reported first; the rules' price is the one before the action.
         if let Some((stated, expected)) = share_price.filter(|(s, e)| s != e) {
@@ -729,6 +738,30 @@ impl Game {
         }
         self.after_action();
         Ok(())
+    }
+
+    /// A tile laid on `hex` by anyone but a private whose lays there are lost when others
+    /// build (18Chesapeake C-P, B&S) takes that ability away, while a corporation owns the
+    /// private (reference `check_special_tile_lay`).
+    fn forfeit_lays_on(&mut self, hex: crate::ids::HexId, by: Entity) {
+        for i in 0..self.companies.len() {
+            let company = CompanyId(i as u8);
+            let state = self.company(company);
+            if state.closed
+                || state.uses_left == 0
+                || by == Entity::Company(company)
+                || !matches!(state.owner, CompanyOwner::Corporation(_))
+            {
+                continue;
+            }
+            let forfeits = self.company_abilities(company).iter().any(|a| {
+                matches!(a, title::Ability::TileLay { hexes, lost_when_others_lay: true, .. }
+                    if hexes.iter().any(|h| h.parse::<crate::ids::HexId>().ok() == Some(hex)))
+            });
+            if forfeits {
+                self.companies[i].uses_left = 0;
+            }
+        }
     }
 
     /// Every piece of the state (not the title), for tests that compare states; destructured in
@@ -886,17 +919,17 @@ impl Game {
 
     /// Percent of a corporation held by a player.
     pub fn percent_held(&self, player: PlayerId, corp: CorpId) -> u8 {
-        state::percent_of(&self.player(player).shares, corp, self.title).0
+        state::percent_of(&self.player(player).shares, corp, &self.corp(corp).share_sizes).0
     }
 
     /// Percent of a corporation in the IPO.
     pub fn ipo_percent(&self, corp: CorpId) -> u8 {
-        state::percent_of(&self.corp(corp).ipo, corp, self.title).0
+        state::percent_of(&self.corp(corp).ipo, corp, &self.corp(corp).share_sizes).0
     }
 
     /// Percent of a corporation in the open market.
     pub fn pool_percent(&self, corp: CorpId) -> u8 {
-        state::percent_of(&self.pool, corp, self.title).0
+        state::percent_of(&self.pool, corp, &self.corp(corp).share_sizes).0
     }
 
     /// Each player's value: cash + shares at market price + privates at face value.
@@ -908,7 +941,7 @@ impl Game {
                     .shares
                     .iter()
                     .map(|s| {
-                        let pct = self.title.share_sizes(s.corp)[s.index as usize].0 as i64;
+                        let pct = i64::from(self.share_percent(*s));
                         let price = self.share_price(s.corp).unwrap_or(Money::ZERO);
                         // A share is worth the price per share unit (10% of a major, 20% of a
                         // minor); a president's certificate counts its units.

@@ -41,6 +41,9 @@ pub struct ResolvedSetup {
     pub charter_order: Vec<CorpId>,
     /// The privates dealt to the players, in seat order (1889's beginner game).
     pub dealt_companies: Vec<CompanyId>,
+    /// Privates that bring the president's certificate of a corporation drawn at setup, and
+    /// that corporation (18Chesapeake CV).
+    pub president_draws: Vec<(CompanyId, CorpId)>,
 }
 
 /// Why a stated setup is not one the title's draw can produce.
@@ -69,6 +72,9 @@ pub enum SetupFault {
     /// A minor missing from the charter order, listed twice, or listed though removed.
     #[error("the charter order must list every minor not removed exactly once ({0})")]
     CharterOrder(String),
+    /// The privates whose president's certificate is drawn are not the stated ones.
+    #[error("the setup states the corporation drawn for each of {0}")]
+    PresidentDraws(String),
     /// The dealt privates are not one each of the privates in the game.
     #[error("each player is dealt one of {0}, each once")]
     Dealt(String),
@@ -92,12 +98,21 @@ impl ResolvedSetup {
             && sorted_corps(&self.removed_corporations) == sorted_corps(&other.removed_corporations)
             && self.charter_order == other.charter_order
             && self.dealt_companies == other.dealt_companies
+            && self.president_draws == other.president_draws
     }
 
     /// The outcome by symbols: `removed DR, TDR, …, SLNCR; charters DKR, UR, …`, or
-    /// `dealt ER, DR, SMR` for privates dealt in seat order (the form of a notation game's
-    /// `Setup` tag).
+    /// `dealt ER, DR, SMR` for privates dealt in seat order, or `CV brings B&O` for a
+    /// president's certificate drawn (the form of a notation game's `Setup` tag).
     pub fn describe(&self, title: &Title) -> String {
+        if !self.president_draws.is_empty() {
+            let draws: Vec<String> = self
+                .president_draws
+                .iter()
+                .map(|&(c, corp)| format!("{} brings {}", title.company(c).sym, title.corp(corp).sym))
+                .collect();
+            return draws.join(", ");
+        }
         if !self.dealt_companies.is_empty() {
             let dealt: Vec<&str> = self
                 .dealt_companies

@@ -1,7 +1,6 @@
 //! The mutable state of a game: players, corporations, certificates, privates, trains, bank.
 
 use crate::engine::map::Board;
-use crate::engine::title::Title;
 use crate::ids::{CompanyId, CorpId, Money, Percent, PlayerId, ShareId, TrainId};
 
 /// A player.
@@ -87,6 +86,9 @@ pub struct Corporation {
     pub operated: bool,
     /// Once a route has existed for it, the must-buy-train rule applies for good.
     pub route_seen: bool,
+    /// Its certificate sizes, president's first: the title's, or what the game changed
+    /// (18Chesapeake's two-player game: a 30% president's certificate).
+    pub share_sizes: Vec<Percent>,
 }
 
 /// Where a train is.
@@ -106,6 +108,8 @@ pub enum TrainOwner {
     Closed(CorpId),
     /// A reserve train not yet in play (18Ireland): it enters the pool when a train rusts.
     Reserve,
+    /// Taken out of the depot at the end of a set of operating rounds (18Chesapeake's export).
+    Exported,
 }
 
 /// One physical train.
@@ -145,12 +149,12 @@ impl GameEndReason {
 }
 
 /// Shares per corporation held by one holder, in percent.
-pub fn percent_of(shares: &[ShareId], corp: CorpId, title: &Title) -> Percent {
+pub fn percent_of(shares: &[ShareId], corp: CorpId, sizes: &[Percent]) -> Percent {
     Percent(
         shares
             .iter()
             .filter(|s| s.corp == corp)
-            .map(|s| title.share_sizes(corp)[s.index as usize].0)
+            .map(|s| sizes.get(usize::from(s.index)).map_or(0, |p| p.0))
             .sum(),
     )
 }

@@ -122,12 +122,7 @@ pub fn action_json(game: &Game, a: &Action, id: i64) -> Value {
             o.insert("shares".into(), json!(list));
             let sum: u8 = shares
                 .iter()
-                .map(|s| {
-                    game.title
-                        .share_sizes(s.corp)
-                        .get(s.index as usize)
-                        .map_or(0, |p| p.0)
-                })
+                .map(|s| game.share_percent(*s))
                 .sum();
             o.insert("percent".into(), json!(percent.map_or(sum, |p| p.0)));
         }

@@ -223,7 +223,7 @@ fn resolve_tile(
                 )
                 .help("a tile is written by its number, e.g. `57 E7 r2`"));
             };
-            let count = map.tile_def(def).count;
+            let count = map.tile_def(def).copies();
             (0..count)
                 .map(|copy| TileId { def, copy })
                 .find(|t| game.board.in_supply(*t))
@@ -1217,6 +1217,31 @@ fn stated_setup(title: &Title, value: &str) -> Result<ResolvedSetup, String> {
             removed_corporations: Vec::new(),
             charter_order: Vec::new(),
             dealt_companies,
+            president_draws: Vec::new(),
+        });
+    }
+    if value.contains(" brings ") {
+        let mut president_draws = Vec::new();
+        for draw in split_list(value) {
+            let (company, corp) = draw
+                .split_once(" brings ")
+                .map(|(a, b)| (a.trim(), b.trim()))
+                .ok_or_else(|| format!("`{draw}` is not `PRIVATE brings CORPORATION`"))?;
+            president_draws.push((
+                title
+                    .company_by_sym(company)
+                    .ok_or_else(|| format!("`{company}` is not a private of {}", title.name))?,
+                title
+                    .corp_by_sym(corp)
+                    .ok_or_else(|| format!("`{corp}` is not a corporation of {}", title.name))?,
+            ));
+        }
+        return Ok(ResolvedSetup {
+            removed_companies: Vec::new(),
+            removed_corporations: Vec::new(),
+            charter_order: Vec::new(),
+            dealt_companies: Vec::new(),
+            president_draws,
         });
     }
     let (removed, charters) = value
@@ -1234,6 +1259,7 @@ fn stated_setup(title: &Title, value: &str) -> Result<ResolvedSetup, String> {
         removed_corporations: Vec::new(),
         charter_order: Vec::new(),
         dealt_companies: Vec::new(),
+        president_draws: Vec::new(),
     };
     for sym in split_list(removed).iter().filter(|s| !s.is_empty()) {
         if let Some(c) = title.company_by_sym(sym) {

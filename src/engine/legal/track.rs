@@ -26,7 +26,7 @@ impl Gen<'_> {
                 continue;
             }
             let def_id = crate::ids::TileDefId(d as u16);
-            if let Some(copy) = (0..def.count.min(64))
+            if let Some(copy) = (0..def.copies().min(64))
                 .find(|&copy| self.game.board.in_supply(TileId { def: def_id, copy }))
             {
                 out.push(TileId { def: def_id, copy });

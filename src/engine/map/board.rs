@@ -202,6 +202,7 @@ impl Board {
             .iter()
             .map(|t| match t.count {
                 _ if t.preprinted => 0,
+                _ if t.unlimited => u64::MAX,
                 n if n >= 64 => u64::MAX,
                 n => (1u64 << n) - 1,
             })

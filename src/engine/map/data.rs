@@ -380,6 +380,10 @@ pub struct TileDef {
     /// In the supply only under this optional rule (1889's beginner tiles `Beg6`…).
     #[serde(default)]
     pub optional_rule: Option<String>,
+    /// Never runs out: a new copy comes into the supply whenever one is laid (18Chesapeake's
+    /// 7, 8 and 9; the reference numbers the copies 7-0, 7-1, …).
+    #[serde(default)]
+    pub unlimited: bool,
     /// Node indices of the cities, in order (the reference's `tile.cities`).
     #[serde(skip)]
     pub cities: Vec<u8>,
@@ -405,6 +409,16 @@ impl TileDef {
     }
 
     /// Whether every path is narrow gauge (vacuously true without paths), the reference's
+    /// How many copies the supply can hold: the count, or as many as the supply tracks for an
+    /// unlimited tile.
+    pub fn copies(&self) -> u16 {
+        if self.unlimited {
+            64
+        } else {
+            self.count
+        }
+    }
+
     /// "tile has only narrow track" test for 18Ireland's terrain waiver.
     pub fn narrow_only(&self) -> bool {
         self.paths.iter().all(|p| p.gauge == Gauge::Narrow)
@@ -662,7 +676,7 @@ impl MapData {
         if t.preprinted {
             self.hexes.iter().any(|h| h.tile == tile).then_some(tile)
         } else {
-            (copy < t.count).then_some(tile)
+            (copy < t.copies()).then_some(tile)
         }
     }
 

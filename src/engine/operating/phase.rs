@@ -10,16 +10,33 @@ use crate::ids::{CompanyId, CorpId, TrainId, TrainKind};
 impl Game {
     /// Phase changes, rusting, events and private closings after a train purchase.
     pub(super) fn after_train_bought(&mut self, corp: CorpId, train: TrainId) {
-        let name = self.title.train(train.kind).name.clone();
-        // Privates that close when a corporation buys its first train (CFLV for Nord).
+        // Privates that close when a corporation buys its first train (CFLV for Nord; CV for
+        // the corporation drawn for it).
         for i in 0..self.companies.len() {
-            let closes = self.company_abilities(CompanyId(i as u8)).iter().any(|a| {
-                matches!(a, Ability::CloseOnTrain { corporation } if self.title.corp_by_sym(corporation) == Some(corp))
+            let company = CompanyId(i as u8);
+            let closes = self.company_abilities(company).iter().any(|a| match a {
+                Ability::CloseOnTrain { corporation } => {
+                    self.title.corp_by_sym(corporation) == Some(corp)
+                }
+                Ability::Shares {
+                    share,
+                    closes_on_train: true,
+                    ..
+                } => crate::engine::auction::parse_share(self, company, share)
+                    .is_some_and(|s| s.corp == corp),
+                _ => false,
             });
             if closes && !self.companies[i].closed {
                 self.close_company(CompanyId(i as u8));
             }
         }
+        self.train_left_depot(train);
+    }
+
+    /// What the first train of a type leaving the depot sets off (bought, or exported):
+    /// phases, rusting, the type's events, then the train limits.
+    pub(crate) fn train_left_depot(&mut self, train: TrainId) {
+        let name = self.title.train(train.kind).name.clone();
         if train.copy != 0 {
             return;
         }
@@ -96,6 +113,29 @@ impl Game {
             }
         }
         self.check_train_limits();
+    }
+
+    /// The next depot train leaves the game at the end of a set of operating rounds, if it is
+    /// of a type the title exports (18Chesapeake: 2, 3 and 4 trains; reference
+    /// `or_set_finished`, `Depot#export!`), with what its purchase would set off.
+    pub(crate) fn export_train(&mut self) {
+        let Some(next) = self
+            .trains
+            .iter()
+            .find(|t| t.owner == TrainOwner::Depot)
+            .map(|t| t.id)
+        else {
+            return;
+        };
+        if !self
+            .title
+            .train_export
+            .contains(&self.title.train(next.kind).name)
+        {
+            return;
+        }
+        self.set_train_owner(next, TrainOwner::Exported);
+        self.train_left_depot(next);
     }
 
     /// What a phase's start does to privates (reference `Phase#trigger_events!`): revenues

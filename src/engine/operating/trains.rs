@@ -365,6 +365,9 @@ fn source_price(
         TrainOwner::Reserve => Err(RuleViolation::Train(format!(
             "train {name} is a reserve train, not yet in play"
         ))),
+        TrainOwner::Exported => Err(RuleViolation::Train(format!(
+            "train {name} was exported at the end of a set of operating rounds"
+        ))),
     }
 }
 

@@ -177,6 +177,7 @@ impl Game {
         let hooks = self.title.hooks;
         if !hooks.start_round_after_operating_set(self, round_num) {
             self.turn += 1;
+            self.export_train();
             self.start_stock_round();
         }
     }

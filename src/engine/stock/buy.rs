@@ -203,7 +203,10 @@ pub(super) fn par(
         )));
     }
     game.check_par_cell(cell)?;
-    let cost = Money(cell.price.0 * 2);
+    // The president's certificate costs the par price per share it counts (two; three in
+    // 18Chesapeake's two-player game).
+    let pct = game.share_percent(ShareId { corp, index: 0 });
+    let cost = Money(cell.price.0 * i64::from(pct) / i64::from(game.normal_share_percent(corp)));
     if game.player(player).cash < cost {
         return Err(RuleViolation::InsufficientCash {
             who: game.player(player).name.clone(),
@@ -211,7 +214,6 @@ pub(super) fn par(
             needed: cost,
         });
     }
-    let pct = game.share_percent(ShareId { corp, index: 0 });
     if !game.can_gain(player, corp, pct, false) {
         return Err(RuleViolation::Shares(format!(
             "{} is at the certificate limit of {}",
@@ -334,10 +336,13 @@ pub(super) fn buy(
             game.cert_limit()
         )));
     }
-    game.player_mut(player).cash -= price;
-    game.receive_share_payment(corp, from, price);
-    game.transfer_shares(corp, shares, from, Holder::Player(player), pct);
-    game.check_float(corp);
+    let hooks = game.title.hooks;
+    if hooks.share_purchase(game, player, shares) {
+        game.player_mut(player).cash -= price;
+        game.receive_share_payment(corp, from, price);
+        game.transfer_shares(corp, shares, from, Holder::Player(player), pct);
+        game.check_float(corp);
+    }
     let s = sr_mut(game);
     s.current.push(TurnAction::Buy(corp));
     if !from_pool {

@@ -255,16 +255,11 @@ impl Game {
                 self.close_corporation(minor);
             }
         }
+        let hooks = self.title.hooks;
         let mut sold_out: Vec<CorpId> = (0..self.corps.len())
             .map(|i| CorpId(i as u8))
             .filter(|c| self.corp(*c).floated && self.corp(*c).share_price.is_some())
-            .filter(|c| {
-                self.players
-                    .iter()
-                    .map(|p| self.percent_held(p.id, *c) as u32)
-                    .sum::<u32>()
-                    == 100
-            })
+            .filter(|c| hooks.sold_out(self, *c))
             .collect();
         sold_out.sort_by_key(|c| self.operating_key(*c));
         for corp in sold_out {
@@ -285,6 +280,15 @@ impl Game {
         self.priority_deal = self.seats.first().copied();
         self.operating_rounds = self.title.phases[self.phase].operating_rounds;
         self.start_operating_round(1);
+    }
+
+    /// Whether players hold all of a corporation's shares (the generic "sold out").
+    pub(crate) fn all_shares_with_players(&self, corp: CorpId) -> bool {
+        self.players
+            .iter()
+            .map(|p| u32::from(self.percent_held(p.id, corp)))
+            .sum::<u32>()
+            == 100
     }
 
     pub(crate) fn has_stock_action(&self, player: PlayerId) -> bool {

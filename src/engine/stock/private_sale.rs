@@ -89,7 +89,7 @@ pub(super) fn buy_private(
         let Ability::Shares { share, .. } = ability else {
             continue;
         };
-        let Some(share) = crate::engine::auction::parse_share(game, share) else {
+        let Some(share) = crate::engine::auction::parse_share(game, company, share) else {
             continue;
         };
         if share.index == 0 {

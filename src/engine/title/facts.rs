@@ -172,6 +172,10 @@ pub enum Ability {
         /// himself) or a corporation; any owner when absent.
         #[serde(default)]
         owner: Option<OwnerKind>,
+        /// The ability is lost once anyone else lays a tile on one of its hexes while a
+        /// corporation owns the private (18Chesapeake C-P, B&S).
+        #[serde(default)]
+        lost_when_others_lay: bool,
     },
     /// The owning corporation pays `discount` less for a tile on a hex whose terrain is
     /// exactly `terrain` (1889 SMR: mountains without a river).
@@ -237,7 +241,8 @@ pub enum Ability {
     },
     /// The buyer receives this certificate.
     Shares {
-        /// The certificate (`GCL_1`).
+        /// The certificate (`GCL_1`), or `random_president`: the president's certificate of a
+        /// corporation drawn at setup (18Chesapeake CV).
         share: String,
         /// For a president's certificate: how the par price is set.
         #[serde(default)]
@@ -245,6 +250,10 @@ pub enum Ability {
         /// The corporation immediately buys the first train of the depot (18Ireland DKR).
         #[serde(default)]
         buys_first_train: bool,
+        /// The private closes when the certificate's corporation buys a train (18Chesapeake
+        /// CV, whose corporation is drawn at setup).
+        #[serde(default)]
+        closes_on_train: bool,
     },
     /// The private closes when this corporation buys its first train.
     CloseOnTrain {
@@ -348,6 +357,10 @@ pub struct AuctionRules {
     pub bid_multiple: bool,
     /// What a full round of passes does.
     pub all_pass: AllPassRule,
+    /// Only a player's bids that lead their private tie up his cash (the reference's
+    /// `ONLY_HIGHEST_BID_COMMITTED`: 18Chesapeake); otherwise all his bids do.
+    #[serde(default)]
+    pub only_highest_bid_committed: bool,
 }
 
 /// How minors are auctioned in the stock round.
@@ -622,6 +635,8 @@ struct TitleFile {
     private_sales_from_stock_round: u32,
     #[serde(default)]
     dealt_privates: Option<DealtPrivates>,
+    #[serde(default)]
+    train_export: Vec<String>,
     /// The hook set (see [`super::hooks`]); none: the generic rules only.
     #[serde(default)]
     hooks: Option<String>,
@@ -715,6 +730,9 @@ pub struct Title {
     /// An optional rule under which privates are dealt instead of auctioned (1889's beginner
     /// game).
     pub dealt_privates: Option<DealtPrivates>,
+    /// Train types exported at the end of each set of operating rounds: while the next depot
+    /// train is of one of them, it leaves the game as if bought (18Chesapeake: 2, 3, 4).
+    pub train_export: Vec<String>,
     /// The map.
     pub map: &'static MapData,
     /// What the title does that no fact can say (see [`super::hooks`]).
@@ -806,6 +824,7 @@ impl Title {
             must_sell_in_blocks: file.must_sell_in_blocks,
             private_sales_from_stock_round: file.private_sales_from_stock_round,
             dealt_privates: file.dealt_privates,
+            train_export: file.train_export,
             map,
             hooks,
         };

@@ -15,6 +15,7 @@
 
 pub mod facts;
 pub(crate) mod hooks;
+pub mod chesapeake;
 pub mod ireland;
 pub mod jr30;
 pub mod shikoku;
@@ -36,7 +37,7 @@ struct Bundled {
 }
 
 /// The titles railnote knows, in the order `known_names` lists them.
-const BUNDLED: [Bundled; 4] = [
+const BUNDLED: [Bundled; 5] = [
     Bundled {
         name: "1836Jr30",
         facts: include_str!("../../../data/1836jr30/title.json"),
@@ -56,6 +57,11 @@ const BUNDLED: [Bundled; 4] = [
         name: "1889",
         facts: include_str!("../../../data/1889/title.json"),
         map: include_str!("../../../data/1889/map.json"),
+    },
+    Bundled {
+        name: "18Chesapeake",
+        facts: include_str!("../../../data/18chesapeake/title.json"),
+        map: include_str!("../../../data/18chesapeake/map.json"),
     },
 ];
 

@@ -38,6 +38,7 @@ impl TitleHooks for ShikokuHooks {
             removed_corporations: Vec::new(),
             charter_order: Vec::new(),
             dealt_companies: deal(title, rules, players, seed)?,
+            president_draws: Vec::new(),
         })
     }
 
@@ -57,6 +58,7 @@ impl TitleHooks for ShikokuHooks {
             || !setup.removed_companies.is_empty()
             || !setup.removed_corporations.is_empty()
             || !setup.charter_order.is_empty()
+            || !setup.president_draws.is_empty()
         {
             let syms: Vec<&str> = in_game
                 .iter()

@@ -127,7 +127,7 @@ fn close_unbought_half_price_minors(game: &mut Game) {
             else {
                 continue;
             };
-            let Some(share) = parse_share(game, share) else {
+            let Some(share) = parse_share(game, crate::ids::CompanyId(i as u8), share) else {
                 continue;
             };
             if share.index == 0 && game.corp(share.corp).president.is_none() {
