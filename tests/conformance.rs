@@ -691,6 +691,10 @@ const REFERENCE_MOVES: &[(&str, &[&str])] = &[
     // 1889's beginner game for two players: the dealt privates are the rule's list, SIR
     // among them (the two-player game leaves SIR out only when the privates are auctioned).
     ("1889-beginner-game-two-players-keeps-sir", &[]),
+    // 18Chesapeake: every player passes in the auction after a purchase, a "fake operating
+    // round" that exports the next 2 train, and the phase moves on (a railnote self-play
+    // game, checked by the reference).
+    ("18chesapeake-train-exported-when-all-pass-in-the-auction", &[]),
 ];
 
 #[test]

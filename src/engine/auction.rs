@@ -163,6 +163,27 @@ fn round(game: &mut Game) -> &mut AuctionRound {
     }
 }
 
+impl Game {
+    /// What a player can pay for a private whatever the other auctions' outcomes: his cash
+    /// less all his bids on other privates (the reference's limit counts only his leading
+    /// bids where the title commits only those, so a bid within it may fail to be paid once
+    /// he wins another private: self-play keeps below this).
+    pub(crate) fn safe_bid_limit(&self, player: PlayerId, company: CompanyId) -> Money {
+        let Round::Auction(a) = &self.round else {
+            return self.player(player).cash;
+        };
+        let others: Money = a
+            .bids
+            .iter()
+            .filter(|(c, _)| *c != company)
+            .flat_map(|(_, bids)| bids.iter())
+            .filter(|b| b.player == player)
+            .map(|b| b.price)
+            .sum();
+        self.player(player).cash - others
+    }
+}
+
 fn round_ref(game: &Game) -> &AuctionRound {
     match &game.round {
         Round::Auction(a) => a,
@@ -326,7 +347,12 @@ fn all_passed(game: &mut Game) {
     match game.title.auction.all_pass {
         AllPassRule::DiscountThenRevenue => match a.cheapest.filter(|c| a.companies.contains(c)) {
             Some(cheapest) => discount_cheapest(game, cheapest),
-            None => game.pay_private_revenue(),
+            // A "fake operating round" (reference `all_passed!`): revenue, and what ends a
+            // set of operating rounds (18Chesapeake exports a train).
+            None => {
+                game.pay_private_revenue();
+                game.export_train();
+            }
         },
         AllPassRule::RestartThenRemoveUnbid => {
             if a.bought {
