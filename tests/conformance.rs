@@ -179,6 +179,13 @@ fn notation_sample_1889_matches_the_reference_engine() {
     assert_eq!(notation_sample_matches_its_trace("1889-notation-opening"), 64);
 }
 
+/// The 18Chesapeake notation opening (CV's drawn presidency stated by `Setup`, bids committed
+/// only while leading, a train exported, C-P's two lays together), converted and traced.
+#[test]
+fn notation_sample_18chesapeake_matches_the_reference_engine() {
+    assert_eq!(notation_sample_matches_its_trace("18chesapeake-notation-opening"), 59);
+}
+
 /// Replays `samples/<stem>.rn`, converts it to 18xx.games JSON and compares every state with
 /// the reference's strict trace of that JSON (`tests/data/<stem>.trace.jsonl`); returns the
 /// actions matched.
