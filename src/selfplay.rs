@@ -195,8 +195,7 @@ fn without_stuck_private_lays(game: &Game, legal: &LegalActions) -> LegalActions
                 return true;
             }
             let mut next = game.clone();
-            next.process(&l.action).is_ok()
-                && (next.finished || !next.legal_actions().is_empty())
+            next.process(&l.action).is_ok() && (next.finished || !next.legal_actions().is_empty())
         })
         .cloned()
         .collect();

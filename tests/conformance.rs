@@ -169,21 +169,30 @@ fn bundled_sample_matches_the_reference_engine() {
 /// engine's strict trace of that conversion (stored beside the tests: the sample is ours).
 #[test]
 fn ireland_notation_sample_matches_the_reference_engine() {
-    assert_eq!(notation_sample_matches_its_trace("18ireland-notation-opening"), 31);
+    assert_eq!(
+        notation_sample_matches_its_trace("18ireland-notation-opening"),
+        31
+    );
 }
 
 /// The 1889 notation opening (MF's port laid by its owner, DR's exchange, ER's lay by its
 /// seller, home tokens as rounds start), converted and traced the same way.
 #[test]
 fn notation_sample_1889_matches_the_reference_engine() {
-    assert_eq!(notation_sample_matches_its_trace("1889-notation-opening"), 64);
+    assert_eq!(
+        notation_sample_matches_its_trace("1889-notation-opening"),
+        64
+    );
 }
 
 /// The 18Chesapeake notation opening (CV's drawn presidency stated by `Setup`, bids committed
 /// only while leading, a train exported, C-P's two lays together), converted and traced.
 #[test]
 fn notation_sample_18chesapeake_matches_the_reference_engine() {
-    assert_eq!(notation_sample_matches_its_trace("18chesapeake-notation-opening"), 59);
+    assert_eq!(
+        notation_sample_matches_its_trace("18chesapeake-notation-opening"),
+        59
+    );
 }
 
 /// Replays `samples/<stem>.rn`, converts it to 18xx.games JSON and compares every state with
@@ -763,7 +772,10 @@ const REFERENCE_MOVES: &[(&str, &[&str])] = &[
     // 18Chesapeake: every player passes in the auction after a purchase, a "fake operating
     // round" that exports the next 2 train, and the phase moves on (a railnote self-play
     // game, checked by the reference).
-    ("18chesapeake-train-exported-when-all-pass-in-the-auction", &[]),
+    (
+        "18chesapeake-train-exported-when-all-pass-in-the-auction",
+        &[],
+    ),
 ];
 
 #[test]

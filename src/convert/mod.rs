@@ -281,7 +281,10 @@ pub fn to_notation(log: &GameLog) -> Result<Document, ConvertError> {
         tags.push(tag("Id", id.clone()));
     }
     // Titles with a random setup: the seed it is drawn from.
-    if let (Some(seed), true) = (crate::replay::setup(log).seed, game.title.has_random_setup(&game.options.optional_rules)) {
+    if let (Some(seed), true) = (
+        crate::replay::setup(log).seed,
+        game.title.has_random_setup(&game.options.optional_rules),
+    ) {
         tags.push(tag("Seed", seed.to_string()));
     }
     // ... and its outcome, so that the record does not depend on the seed.

@@ -213,10 +213,7 @@ fn train_kind(game: &Game, train: TrainId) -> String {
 
 /// Each route's revenue and stops, as the engine's run check evaluates them.
 fn run_details(game: &Game, corp: CorpId, routes: &[RouteSpec]) -> Vec<(Money, String)> {
-    let trains: Vec<TrainRoute<'_>> = routes
-        .iter()
-        .map(|r| game.train_route(r))
-        .collect();
+    let trains: Vec<TrainRoute<'_>> = routes.iter().map(|r| game.train_route(r)).collect();
     let setup = game.run_setup(corp);
     game.board
         .compute_run_with(

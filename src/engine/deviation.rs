@@ -11,8 +11,8 @@ use std::fmt;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
 pub enum DeviationKind {
-    /// 18Ireland: a corporation that must buy a train buys one from another corporation with
-    /// its president's money. The rules send an emergency purchase to the depot or the open
+    /// 18Ireland, 1889: a corporation that must buy a train buys one from another corporation
+    /// with its president's money. The rules send an emergency purchase to the depot or the open
     /// market; 18xx.games' train step offers the other corporations' trains for any price up
     /// to their face value (its emergency check compares the title's `EBUY_FROM_OTHERS`
     /// setting, `:never`, with `:none`, a value the title never uses), and the president pays
@@ -68,8 +68,8 @@ impl DeviationKind {
     pub fn rule(self) -> &'static str {
         match self {
             DeviationKind::EmergencyTrainFromCorporation => {
-                "18Ireland rules (emergency fund raising): the president provides a train from \
-                 the bank pool or the depot, not from another corporation"
+                "18Ireland and 1889 rules (emergency fund raising): the president provides a \
+                 train from the bank pool or the depot, not from another corporation"
             }
             DeviationKind::SecondTrainOfATypeByTradeIn => {
                 "1836Jr30 rules (operating round, trains): only one train of a given type per \

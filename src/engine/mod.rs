@@ -919,7 +919,12 @@ impl Game {
 
     /// Percent of a corporation held by a player.
     pub fn percent_held(&self, player: PlayerId, corp: CorpId) -> u8 {
-        state::percent_of(&self.player(player).shares, corp, &self.corp(corp).share_sizes).0
+        state::percent_of(
+            &self.player(player).shares,
+            corp,
+            &self.corp(corp).share_sizes,
+        )
+        .0
     }
 
     /// Percent of a corporation in the IPO.

@@ -50,11 +50,7 @@ impl<'a> PlayerLayAbility<'a> {
                 when,
                 owner,
                 ..
-            } if fits(when, *owner) => Some(PlayerLayAbility {
-                hexes,
-                tiles,
-                when,
-            }),
+            } if fits(when, *owner) => Some(PlayerLayAbility { hexes, tiles, when }),
             _ => None,
         })
     }
@@ -109,7 +105,9 @@ pub(crate) fn owner_lay(
 ) -> Result<(), RuleViolation> {
     let sym = &game.title.company(company).sym;
     let Some(ability) = PlayerLayAbility::owners(game.company_abilities(company)) else {
-        return Err(RuleViolation::Company(format!("{sym} cannot lay tiles now")));
+        return Err(RuleViolation::Company(format!(
+            "{sym} cannot lay tiles now"
+        )));
     };
     let state = game.company(company);
     let CompanyOwner::Player(owner) = state.owner else {

@@ -109,7 +109,9 @@ impl ResolvedSetup {
             let draws: Vec<String> = self
                 .president_draws
                 .iter()
-                .map(|&(c, corp)| format!("{} brings {}", title.company(c).sym, title.corp(corp).sym))
+                .map(|&(c, corp)| {
+                    format!("{} brings {}", title.company(c).sym, title.corp(corp).sym)
+                })
                 .collect();
             return draws.join(", ");
         }
@@ -154,7 +156,12 @@ impl ResolvedSetup {
 
 /// Resolves the random setup of a game of `players` with optional `rules` from a seed (its
 /// title's hook's draw); `None` for games without one.
-pub fn resolve(title: &Title, rules: &[String], players: usize, seed: u64) -> Option<ResolvedSetup> {
+pub fn resolve(
+    title: &Title,
+    rules: &[String],
+    players: usize,
+    seed: u64,
+) -> Option<ResolvedSetup> {
     if !title.has_random_setup(rules) {
         return None;
     }
@@ -167,6 +174,9 @@ mod tests {
 
     #[test]
     fn titles_without_random_setup_resolve_to_none() {
-        assert_eq!(resolve(crate::engine::title::jr30::title(), &[], 4, 7), None);
+        assert_eq!(
+            resolve(crate::engine::title::jr30::title(), &[], 4, 7),
+            None
+        );
     }
 }

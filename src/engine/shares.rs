@@ -123,7 +123,12 @@ impl Game {
         let holdings: Vec<(PlayerId, u8)> = self
             .players
             .iter()
-            .map(|p| (p.id, percent_of(&p.shares, corp, &self.corp(corp).share_sizes).0))
+            .map(|p| {
+                (
+                    p.id,
+                    percent_of(&p.shares, corp, &self.corp(corp).share_sizes).0,
+                )
+            })
             .filter(|(_, pct)| *pct > 0)
             .collect();
         let max = holdings.iter().map(|(_, p)| *p).max().unwrap_or(0);

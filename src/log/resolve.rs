@@ -880,7 +880,8 @@ impl Resolver<'_> {
         let parsed: Vec<Option<HexId>> = items
             .into_iter()
             .map(|h| {
-                keep!(self, json::text_at(self.json, h, &|| "a hex".into())).and_then(|h| self.hex(&h))
+                keep!(self, json::text_at(self.json, h, &|| "a hex".into()))
+                    .and_then(|h| self.hex(&h))
             })
             .collect();
         parsed.into_iter().collect()

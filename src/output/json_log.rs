@@ -120,10 +120,7 @@ pub fn action_json(game: &Game, a: &Action, id: i64) -> Value {
             }
             let list: Vec<String> = shares.iter().map(|s| share(game, *s)).collect();
             o.insert("shares".into(), json!(list));
-            let sum: u8 = shares
-                .iter()
-                .map(|s| game.share_percent(*s))
-                .sum();
+            let sum: u8 = shares.iter().map(|s| game.share_percent(*s)).sum();
             o.insert("percent".into(), json!(percent.map_or(sum, |p| p.0)));
         }
         Action::BuyCompany { company, price, .. } => {

@@ -9,9 +9,9 @@
 use super::{Gen, LegalAction};
 use crate::action::Action;
 use crate::action::Entity;
-use crate::engine::private_lay::PlayerLayAbility;
 use crate::engine::map::{lay_outcome, Colour, HexIdx, Reach};
 use crate::engine::operating::OrStep;
+use crate::engine::private_lay::PlayerLayAbility;
 use crate::engine::title::Ability;
 use crate::engine::Round;
 use crate::ids::{CompanyId, CorpId, HexId, Money, Rotation, TileId};
@@ -182,7 +182,11 @@ impl Gen<'_> {
                 let terrain = if free_terrain {
                     Money::ZERO
                 } else {
-                    game.terrain_cost(corp, hd.id, lay_outcome(map, old, map.tile_def(tile.def)).cost)
+                    game.terrain_cost(
+                        corp,
+                        hd.id,
+                        lay_outcome(map, old, map.tile_def(tile.def)).cost,
+                    )
                 };
                 if fee + terrain > cash {
                     continue;

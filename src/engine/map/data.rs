@@ -133,9 +133,8 @@ impl<'de> Deserialize<'de> for Revenue {
                     if key == "diesel" {
                         diesel = Some(value);
                     } else {
-                        let colour: Colour =
-                            serde_json::from_value(serde_json::Value::String(key))
-                                .map_err(serde::de::Error::custom)?;
+                        let colour: Colour = serde_json::from_value(serde_json::Value::String(key))
+                            .map_err(serde::de::Error::custom)?;
                         colours.insert(colour, value);
                     }
                 }
@@ -173,13 +172,9 @@ impl Revenue {
     pub fn max(&self) -> Money {
         match self {
             Revenue::Flat(v) => Money(*v),
-            Revenue::ByColour(map, diesel) => Money(
-                map.values()
-                    .copied()
-                    .chain(*diesel)
-                    .max()
-                    .unwrap_or(0),
-            ),
+            Revenue::ByColour(map, diesel) => {
+                Money(map.values().copied().chain(*diesel).max().unwrap_or(0))
+            }
         }
     }
 }

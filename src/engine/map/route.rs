@@ -671,9 +671,7 @@ impl Board {
         self.split_from(map, &hexes, 0, &mut segments, &mut out, limit);
         out.into_iter()
             .map(|segs: Vec<(usize, usize)>| {
-                segs.iter()
-                    .map(|&(a, b)| walk[a..=b].to_vec())
-                    .collect()
+                segs.iter().map(|&(a, b)| walk[a..=b].to_vec()).collect()
             })
             .collect()
     }

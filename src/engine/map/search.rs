@@ -997,7 +997,11 @@ impl Net<'_> {
             .map(|(&(h, ni), &bonus)| {
                 let node = &self.board.tile_def(self.map, HexIdx(h)).nodes[usize::from(ni)];
                 let diesel = trains.iter().any(|t| t.diesel);
-                let v = node.revenue.value_for(phase_colours, diesel).0.max(0)
+                let v = node
+                    .revenue
+                    .value_for(phase_colours, diesel)
+                    .0
+                    .max(0)
                     .max(node.revenue.value(phase_colours).0);
                 let v = if node.groups.is_empty() || node.kind == NodeKind::City {
                     v

@@ -32,9 +32,9 @@ mod trains;
 mod turn;
 
 use crate::action::{Action, Entity};
+use crate::engine::private_lay::{owner_lay, seller_lay};
 use crate::engine::state::{CompanyOwner, TrainOwner};
 use crate::engine::{Game, Round, RuleViolation};
-use crate::engine::private_lay::{owner_lay, seller_lay};
 use crate::ids::{CompanyId, CorpId, HexId, Money, PlayerId, TrainKind};
 use emergency::{bankrupt, emergency_sell};
 use issue::{issue_share, redeem_share};

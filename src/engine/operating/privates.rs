@@ -62,10 +62,14 @@ impl Game {
 /// private closes.
 pub(super) fn assign(game: &mut Game, company: CompanyId, hex: HexId) -> Result<(), RuleViolation> {
     let def = game.title.company(company);
-    let Some(hexes) = game.company_abilities(company).iter().find_map(|a| match a {
-        Ability::AssignHex { hexes, .. } => Some(hexes.clone()),
-        _ => None,
-    }) else {
+    let Some(hexes) = game
+        .company_abilities(company)
+        .iter()
+        .find_map(|a| match a {
+            Ability::AssignHex { hexes, .. } => Some(hexes.clone()),
+            _ => None,
+        })
+    else {
         return Err(RuleViolation::Company(format!(
             "{} has no marker to assign",
             def.sym

@@ -170,10 +170,7 @@ impl Game {
         corp: CorpId,
         routes: &[RouteSpec],
     ) -> Result<Vec<Money>, RouteError> {
-        let trains: Vec<TrainRoute<'_>> = routes
-            .iter()
-            .map(|r| self.train_route(r))
-            .collect();
+        let trains: Vec<TrainRoute<'_>> = routes.iter().map(|r| self.train_route(r)).collect();
         let setup = self.run_setup(corp);
         Ok(self
             .board
@@ -242,11 +239,13 @@ impl Game {
                     Ok(revenues) => {
                         let computed = revenues[revenues.len() - 1];
                         match r.revenue {
-                            Some(stated) if stated != computed => Err(RuleViolation::ValueMismatch {
-                                what: "route revenue",
-                                recorded: stated.to_string(),
-                                expected: computed.to_string(),
-                            }),
+                            Some(stated) if stated != computed => {
+                                Err(RuleViolation::ValueMismatch {
+                                    what: "route revenue",
+                                    recorded: stated.to_string(),
+                                    expected: computed.to_string(),
+                                })
+                            }
                             _ => Ok(()),
                         }
                     }
@@ -319,15 +318,13 @@ impl Game {
             if self.company(*c).closed {
                 return None;
             }
-            self.company_abilities(*c)
-                .iter()
-                .find_map(|a| match a {
-                    Ability::Shannon { hexes } => match hexes.as_slice() {
-                        [a, b] => Some([a.parse().ok()?, b.parse().ok()?]),
-                        _ => None,
-                    },
+            self.company_abilities(*c).iter().find_map(|a| match a {
+                Ability::Shannon { hexes } => match hexes.as_slice() {
+                    [a, b] => Some([a.parse().ok()?, b.parse().ok()?]),
                     _ => None,
-                })
+                },
+                _ => None,
+            })
         })
     }
 }

@@ -173,7 +173,8 @@ impl Game {
     /// with `HOME_TOKEN_TIMING = :operating_round`).
     pub(super) fn place_home_tokens_of_round(&mut self) {
         for corp in or(self).order.clone() {
-            let placed = self.title.corp(corp).tokens.len() - usize::from(self.corp(corp).tokens_unused);
+            let placed =
+                self.title.corp(corp).tokens.len() - usize::from(self.corp(corp).tokens_unused);
             if placed > 0 {
                 continue;
             }

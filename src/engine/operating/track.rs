@@ -91,12 +91,10 @@ impl Game {
     /// The fee for an upgrade as a later tile action, when a private allows it (William Dargan).
     fn second_upgrade_fee(&self, corp: CorpId) -> Option<Money> {
         self.corp(corp).companies.iter().find_map(|c| {
-            self.company_abilities(*c)
-                .iter()
-                .find_map(|a| match a {
-                    Ability::SecondUpgrade { cost } if !self.company(*c).closed => Some(*cost),
-                    _ => None,
-                })
+            self.company_abilities(*c).iter().find_map(|a| match a {
+                Ability::SecondUpgrade { cost } if !self.company(*c).closed => Some(*cost),
+                _ => None,
+            })
         })
     }
 
@@ -226,7 +224,13 @@ impl Game {
     }
 
     /// Lays a tile a player's private lay has checked (no tile action of a corporation).
-    pub(crate) fn lay_by_private(&mut self, corp: CorpId, hex: HexId, tile: TileId, rotation: Rotation) {
+    pub(crate) fn lay_by_private(
+        &mut self,
+        corp: CorpId,
+        hex: HexId,
+        tile: TileId,
+        rotation: Rotation,
+    ) {
         self.lay_checked(corp, hex, tile, rotation);
     }
 

@@ -395,12 +395,16 @@ pub(crate) fn exchange(
     shares: &[ShareId],
 ) -> Result<(), RuleViolation> {
     let def = game.title.company(company);
-    let Some((target, sources)) = game.company_abilities(company).iter().find_map(|a| match a {
-        Ability::Exchange { corporation, from } => {
-            Some((game.title.corp_by_sym(corporation)?, from.as_slice()))
-        }
-        _ => None,
-    }) else {
+    let Some((target, sources)) = game
+        .company_abilities(company)
+        .iter()
+        .find_map(|a| match a {
+            Ability::Exchange { corporation, from } => {
+                Some((game.title.corp_by_sym(corporation)?, from.as_slice()))
+            }
+            _ => None,
+        })
+    else {
         return Err(RuleViolation::Company(format!(
             "{} has no exchange ability",
             def.sym

@@ -155,9 +155,11 @@ fn drawing_privates(title: &Title) -> Vec<CompanyId> {
     (0..title.companies.len())
         .map(|i| CompanyId(i as u8))
         .filter(|&c| {
-            title.company(c).abilities.iter().any(
-                |a| matches!(a, Ability::Shares { share, .. } if share == RANDOM_PRESIDENT),
-            )
+            title
+                .company(c)
+                .abilities
+                .iter()
+                .any(|a| matches!(a, Ability::Shares { share, .. } if share == RANDOM_PRESIDENT))
         })
         .collect()
 }

@@ -13,9 +13,9 @@
 //! To add a title: its `data/<dir>/` files, one line in [`BUNDLED`], and, only if it needs
 //! one, a hook set in its own module registered in [`hooks::by_name`].
 
+pub mod chesapeake;
 pub mod facts;
 pub(crate) mod hooks;
-pub mod chesapeake;
 pub mod ireland;
 pub mod jr30;
 pub mod shikoku;
