@@ -577,6 +577,17 @@ fn consequences(
             format!("Trains rust: {}", rusted.join(", ")),
         );
     }
+    for (i, t) in before.trains.iter().enumerate() {
+        let now = after.trains.get(i).map(|t| t.owner);
+        if now == Some(TrainOwner::Exported) && t.owner != TrainOwner::Exported {
+            push(
+                out,
+                "export",
+                None,
+                format!("Train {} is exported", before.train_name(t.id)),
+            );
+        }
+    }
     for (k, b) in before.companies.iter().enumerate() {
         if !b.closed && after.companies[k].closed {
             push(
