@@ -776,6 +776,13 @@ const REFERENCE_MOVES: &[(&str, &[&str])] = &[
         "18chesapeake-train-exported-when-all-pass-in-the-auction",
         &[],
     ),
+    // 18Chesapeake: the train exported at the end of a set starts phase 4, and SRR, over the
+    // new limit, discards as the stock round starts, before any player acts (a railnote
+    // self-play game, checked by the reference).
+    (
+        "18chesapeake-discard-in-the-stock-round-after-an-export",
+        &[],
+    ),
 ];
 
 #[test]

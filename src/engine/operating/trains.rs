@@ -409,7 +409,7 @@ impl Game {
         }
     }
 
-    pub(super) fn set_train_owner(&mut self, id: TrainId, owner: TrainOwner) {
+    pub(crate) fn set_train_owner(&mut self, id: TrainId, owner: TrainOwner) {
         self.pool_train_order.retain(|t| *t != id);
         if owner == TrainOwner::Pool {
             self.pool_train_order.push(id);

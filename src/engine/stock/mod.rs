@@ -55,11 +55,18 @@ pub(crate) struct StockRound {
     minor_started: bool,
     /// A corporation just started that must choose its home city.
     pending_home: Option<CorpId>,
+    /// A corporation above its train limit since a train left the depot between rounds
+    /// (18Chesapeake's export): corporations over the limit discard before anything else
+    /// (reference: the stock round's `DiscardTrain` step).
+    discarding: Option<CorpId>,
 }
 
 impl StockRound {
     /// The entity to act: a corporation choosing its home, or a player.
     pub(crate) fn acting_entity(&self, game: &Game) -> Option<Entity> {
+        if let Some(c) = self.discarding {
+            return Some(Entity::Corporation(c));
+        }
         if let Some(c) = self.pending_home {
             return Some(Entity::Corporation(c));
         }
@@ -162,7 +169,48 @@ fn sr_mut(game: &mut Game) -> &mut StockRound {
     }
 }
 
+/// A discard by a corporation over its train limit, which comes first in the round.
+fn discard(game: &mut Game, action: &Action) -> Result<(), RuleViolation> {
+    let Action::DiscardTrain {
+        entity: Entity::Corporation(corp),
+        train,
+    } = action
+    else {
+        let waiting = sr(game).discarding.map(|c| game.title.corp(c).sym.clone());
+        return Err(RuleViolation::WrongStep {
+            action: action.type_name(),
+            step: "discard train",
+            allowed: format!("discard_train by {}", waiting.unwrap_or_default()),
+        });
+    };
+    if !game.over_train_limit(*corp) {
+        return Err(RuleViolation::Train(format!(
+            "{} is not over its train limit",
+            game.title.corp(*corp).sym
+        )));
+    }
+    if !game.corp(*corp).trains.contains(train) {
+        return Err(RuleViolation::Train(format!(
+            "{} does not own train {}",
+            game.title.corp(*corp).sym,
+            game.train_name(*train)
+        )));
+    }
+    game.corp_mut(*corp).trains.retain(|t| t != train);
+    game.set_train_owner(*train, crate::engine::state::TrainOwner::Pool);
+    let next = game.first_over_train_limit();
+    sr_mut(game).discarding = next;
+    Ok(())
+}
+
 impl Game {
+    /// The first corporation over its train limit, in the reference's corporation order.
+    fn first_over_train_limit(&self) -> Option<CorpId> {
+        self.corporations_in_reference_order()
+            .into_iter()
+            .find(|c| !self.corp(*c).closed && self.over_train_limit(*c))
+    }
+
     pub(crate) fn start_stock_round(&mut self) {
         // A stock round in which nobody can act ends at once, and an operating round without
         // corporations too, so the next stock round would start from within this one: with
@@ -178,6 +226,7 @@ impl Game {
             let count = entities(self).len();
             self.round = Round::Stock(StockRound {
                 passed: vec![false; count],
+                discarding: self.first_over_train_limit(),
                 ..StockRound::default()
             });
             self.start_turn();
@@ -302,6 +351,9 @@ impl Game {
 }
 
 pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolation> {
+    if sr(game).discarding.is_some() {
+        return discard(game, action);
+    }
     if let Entity::Company(company) = action.entity() {
         return match action {
             Action::BuyShares { shares, .. } => exchange(game, company, shares),
