@@ -181,6 +181,38 @@ fn a_stated_setup_replaces_the_seed() {
     assert!(rejected(&neither).contains("needs the seed of its random setup"));
 }
 
+/// 1889's beginner game states the deal of the privates (seat order) instead of the seed; a
+/// deal the seed does not make, or of privates not in the game, is refused. 18Chesapeake
+/// states the corporation drawn for the Cornelius Vanderbilt.
+#[test]
+fn dealt_privates_and_drawn_presidencies_are_stated_setups() {
+    let beginner = "[Title \"1889\"]\n[Players \"Ann, Bob, Cid\"]\n[Rules \"beginner_game\"]\n";
+    let game = |tags: &str| format!("{beginner}{tags}\nSR 1\nAnn: par AR 70\n");
+    // Seed 7 deals DR, SIR, ER (3 players: DR, SIR and ER are in the game).
+    let seeded = standings(&game("[Seed \"7\"]"));
+    assert_eq!(standings(&game("[Setup \"dealt DR, SIR, ER\"]")), seeded);
+    assert_eq!(
+        standings(&game("[Seed \"7\"]\n[Setup \"dealt DR, SIR, ER\"]")),
+        seeded
+    );
+    assert!(
+        rejected(&game("[Seed \"7\"]\n[Setup \"dealt ER, SIR, DR\"]"))
+            .contains("the seed 7 draws a different setup: dealt DR, SIR, ER")
+    );
+    assert!(rejected(&game("[Setup \"dealt DR, SIR, MF\"]"))
+        .contains("each player is dealt one of ER, DR, SIR"));
+    let chesapeake = "[Title \"18Chesapeake\"]\n[Players \"Ann, Bob, Cid\"]\n";
+    let game = |tags: &str| format!("{chesapeake}{tags}\nPR\nAnn: bid D&R 20\n");
+    assert_eq!(
+        standings(&game("[Setup \"CV brings C&O\"]")),
+        standings(&game("[Seed \"3055\"]"))
+    );
+    assert!(
+        rejected(&game("[Seed \"3055\"]\n[Setup \"CV brings PRR\"]"))
+            .contains("the seed 3055 draws a different setup: CV brings C&O")
+    );
+}
+
 #[test]
 fn diagnostic_setup_errors() {
     let sample = ireland_sample();

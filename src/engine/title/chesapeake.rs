@@ -175,3 +175,24 @@ pub fn draw(title: &Title, seed: u64) -> Vec<(CompanyId, CorpId)> {
         .map(|c| (c, CorpId((rng.draw() % count) as u8)))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The corporations 18xx.games drew for CV in the reference games (their seeds).
+    #[test]
+    fn draws_as_the_reference() {
+        let t = title();
+        let drawn = |seed| {
+            draw(t, seed)
+                .iter()
+                .map(|&(c, corp)| format!("{} {}", t.company(c).sym, t.corp(corp).sym))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(drawn(1277), ["CV SRR"]);
+        assert_eq!(drawn(14377), ["CV C&A"]);
+        assert_eq!(drawn(1905), ["CV C&A"]);
+        assert_eq!(drawn(3055), ["CV C&O"]);
+    }
+}
