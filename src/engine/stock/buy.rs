@@ -118,8 +118,15 @@ impl Game {
                     self.share_percent(ShareId { corp: c, index: 0 }),
                     false,
                 )
-                && self.player(player).cash.0 >= cheapest_par.0 * 2
+                && self.player(player).cash >= self.president_certificate_cost(c, cheapest_par)
         })
+    }
+
+    /// What the president's certificate costs at this par price: the price per share it
+    /// counts (two; three in 18Chesapeake's two-player game).
+    pub(super) fn president_certificate_cost(&self, corp: CorpId, par: Money) -> Money {
+        let pct = i64::from(self.share_percent(ShareId { corp, index: 0 }));
+        Money(par.0 * pct / i64::from(self.normal_share_percent(corp)))
     }
 
     pub(super) fn can_buy_any(&self, player: PlayerId) -> bool {
@@ -203,10 +210,8 @@ pub(super) fn par(
         )));
     }
     game.check_par_cell(cell)?;
-    // The president's certificate costs the par price per share it counts (two; three in
-    // 18Chesapeake's two-player game).
     let pct = game.share_percent(ShareId { corp, index: 0 });
-    let cost = Money(cell.price.0 * i64::from(pct) / i64::from(game.normal_share_percent(corp)));
+    let cost = game.president_certificate_cost(corp, cell.price);
     if game.player(player).cash < cost {
         return Err(RuleViolation::InsufficientCash {
             who: game.player(player).name.clone(),
