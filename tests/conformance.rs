@@ -783,6 +783,10 @@ const REFERENCE_MOVES: &[(&str, &[&str])] = &[
         "18chesapeake-discard-in-the-stock-round-after-an-export",
         &[],
     ),
+    // 18Chesapeake's two-player game: a president's certificate costs three shares at par, so
+    // a player left with less cannot start a corporation: after his sale his turn, and the
+    // round, end (a railnote self-play game, checked by the reference).
+    ("18chesapeake-two-player-president-costs-three-shares", &[]),
 ];
 
 #[test]
