@@ -184,6 +184,7 @@ fn stress() {
                     copy,
                 },
                 distance: u32::from(game.title.trains.last().map_or(99, |t| t.distance)),
+                diesel: false,
             })
             .collect();
         for corp in (0..game.corps.len() as u8).map(CorpId) {

@@ -58,6 +58,10 @@ pub struct RouteSpec {
     pub revenue: Option<Money>,
     /// Stop signatures stated by the log (`(hex, part index)`), used to disambiguate joins.
     pub nodes: Vec<(HexId, u8)>,
+    /// The hexes the route walks, as older 18xx.games logs state a route (their `hexes`,
+    /// without `connections`): the engine splits the walk at its stops
+    /// ([`crate::engine::Game::resolve_walks`]). Empty when `connections` are given.
+    pub walk: Vec<HexId>,
 }
 
 /// An action of the game, as the engine processes it.

@@ -179,6 +179,8 @@ pub fn choose(game: &Game, legal: &LegalActions, policy: Policy, rng: &mut Rng) 
     } else {
         &by_the_rules
     };
+    let legal = &without_stuck_private_lays(game, legal);
+    let legal = &within_safe_bids(game, legal);
     let title = game.title.self_play();
     match policy {
         Policy::Random => Some(random(&title.random_candidates(game, legal), rng, title)),
@@ -188,6 +190,68 @@ pub fn choose(game: &Game, legal: &LegalActions, policy: Policy, rng: &mut Rng) 
             rng,
             title,
         )),
+    }
+}
+
+/// Caps private bids at what the bidder can pay whatever his other bids win (see
+/// [`Game::safe_bid_limit`]); bids above it are left out.
+fn within_safe_bids(game: &Game, legal: &LegalActions) -> LegalActions {
+    let mut out = legal.clone();
+    out.actions.retain_mut(|l| {
+        let Action::Bid {
+            entity: Entity::Player(p),
+            target: crate::action::BidTarget::Company(c),
+            price,
+        } = l.action
+        else {
+            return true;
+        };
+        let limit = game.safe_bid_limit(p, c);
+        if price > limit {
+            return false;
+        }
+        if let Some(max) = l.max_price {
+            let step = l.price_step.map_or(1, |s| s.0.max(1));
+            let top = Money(price.0 + (limit.0 - price.0) / step * step);
+            l.max_price = Some(max.min(top));
+        }
+        true
+    });
+    if out.actions.is_empty() {
+        return legal.clone();
+    }
+    out
+}
+
+/// Leaves out a private's lays after which nothing is legal (in 18xx.games too): a first lay
+/// of two made together that no second lay can join (18Chesapeake C-P and B&S, 18Ireland DR
+/// and TDR must lay both). Everything is kept if nothing else would be.
+fn without_stuck_private_lays(game: &Game, legal: &LegalActions) -> LegalActions {
+    let kept: Vec<LegalAction> = legal
+        .actions
+        .iter()
+        .filter(|l| {
+            if !matches!(
+                l.action,
+                Action::LayTile {
+                    entity: Entity::Company(_),
+                    ..
+                }
+            ) {
+                return true;
+            }
+            let mut next = game.clone();
+            next.process(&l.action).is_ok() && (next.finished || !next.legal_actions().is_empty())
+        })
+        .cloned()
+        .collect();
+    LegalActions {
+        actions: if kept.is_empty() {
+            legal.actions.clone()
+        } else {
+            kept
+        },
+        ..legal.clone()
     }
 }
 

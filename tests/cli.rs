@@ -327,7 +327,7 @@ fn deviations_are_warnings_and_strict_rules_refuse_them() {
     assert!(w["message"]
         .as_str()
         .unwrap()
-        .starts_with("DDR buys LER's 2H-3 for 75, Player 3 paying 32: against the printed rules; 18Ireland rules"));
+        .starts_with("DDR buys LER's 2H-3 for 75, Player 3 paying 32: against the printed rules; 18Ireland and 1889 rules"));
 
     let strict = railnote(&["replay", log, "--strict-rules", "--format", "json"]);
     assert_eq!(code(&strict), 1);

@@ -165,42 +165,69 @@ fn bundled_sample_matches_the_reference_engine() {
     assert_eq!(n, 66);
 }
 
-/// The bundled notation samples of titles whose fixtures the reference traces, converted to
-/// 18xx.games JSON, against the reference engine's strict trace of that conversion (stored beside
-/// the tests: the samples are ours): (sample, processed actions).
-const NOTATION_SAMPLES: &[(&str, usize)] = &[
-    ("18ireland-notation-opening", 31),
-    ("1830-notation-opening", 57),
-];
-
+/// The bundled 18Ireland notation sample, converted to 18xx.games JSON, against the reference
+/// engine's strict trace of that conversion (stored beside the tests: the sample is ours).
 #[test]
-fn notation_samples_match_the_reference_engine() {
+fn ireland_notation_sample_matches_the_reference_engine() {
+    assert_eq!(
+        notation_sample_matches_its_trace("18ireland-notation-opening"),
+        31
+    );
+}
+
+/// The 1830 notation opening (the private auction with B&O's par, Bob passed over with no
+/// money, a sale-or-pass after a purchase from the second stock round), converted and traced
+/// the same way.
+#[test]
+fn notation_sample_1830_matches_the_reference_engine() {
+    assert_eq!(notation_sample_matches_its_trace("1830-notation-opening"), 57);
+}
+
+/// The 1889 notation opening (MF's port laid by its owner, DR's exchange, ER's lay by its
+/// seller, home tokens as rounds start), converted and traced the same way.
+#[test]
+fn notation_sample_1889_matches_the_reference_engine() {
+    assert_eq!(
+        notation_sample_matches_its_trace("1889-notation-opening"),
+        64
+    );
+}
+
+/// The 18Chesapeake notation opening (CV's drawn presidency stated by `Setup`, bids committed
+/// only while leading, a train exported, C-P's two lays together), converted and traced.
+#[test]
+fn notation_sample_18chesapeake_matches_the_reference_engine() {
+    assert_eq!(
+        notation_sample_matches_its_trace("18chesapeake-notation-opening"),
+        59
+    );
+}
+
+/// Replays `samples/<stem>.rn`, converts it to 18xx.games JSON and compares every state with
+/// the reference's strict trace of that JSON (`tests/data/<stem>.trace.jsonl`); returns the
+/// actions matched.
+fn notation_sample_matches_its_trace(stem: &str) -> usize {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for &(stem, actions) in NOTATION_SAMPLES {
-        let name = format!("{stem}.rn");
-        let text = std::fs::read_to_string(root.join("samples").join(&name)).unwrap();
-        let doc = railnote::notation::parse(&name, &text).unwrap();
-        let src: std::sync::Arc<str> = std::sync::Arc::from(text.as_str());
-        let played = railnote::replay::notation::play(
-            &name,
-            &src,
-            &doc.games[0],
-            railnote::replay::notation::PlayOptions::default(),
-        )
-        .unwrap();
-        assert!(
-            played.errors.is_empty(),
-            "{name}: {:?}",
-            played.errors.first()
-        );
-        // Through the JSON text, as a user's `convert --to json` would hand it to 18xx.games.
-        let json = railnote::convert::to_json(&played).to_string();
-        let log = log::read(&format!("{stem}.json"), &json).unwrap();
-        let trace = load_trace(&root.join(format!("tests/data/{stem}.trace.jsonl"))).unwrap();
-        assert_eq!(trace.processed.len(), actions, "{name}");
-        let (_, matched, stop) = match_trace_fields(&log, &trace);
-        assert_eq!(matched, actions, "{name}: {stop}");
-    }
+    let name = format!("{stem}.rn");
+    let name = name.as_str();
+    let text = std::fs::read_to_string(root.join("samples").join(name)).unwrap();
+    let doc = railnote::notation::parse(name, &text).unwrap();
+    let src: std::sync::Arc<str> = std::sync::Arc::from(text.as_str());
+    let played = railnote::replay::notation::play(
+        name,
+        &src,
+        &doc.games[0],
+        railnote::replay::notation::PlayOptions::default(),
+    )
+    .unwrap();
+    assert!(played.errors.is_empty(), "{:?}", played.errors.first());
+    // Through the JSON text, as a user's `convert --to json` would hand it to 18xx.games.
+    let json = railnote::convert::to_json(&played).to_string();
+    let log = log::read(&format!("{stem}.json"), &json).unwrap();
+    let trace = load_trace(&root.join(format!("tests/data/{stem}.trace.jsonl"))).unwrap();
+    let (_, matched, stop) = match_trace(&log, &trace);
+    assert_eq!(matched, trace.processed.len(), "{stop}");
+    matched
 }
 
 /// Hand-made continuations of the sample, each traced by the reference engine, for rules the
@@ -504,7 +531,7 @@ fn ireland_fixtures_match_the_reference_engine() {
         .expect("every 18Ireland fixture has a trace");
         let src = std::fs::read_to_string(&path).unwrap();
         let log = log::read(name, &src).unwrap_or_else(|e| panic!("{}", render(&e)));
-        let (replay, matched, stop) = match_trace_fields(&log, &trace);
+        let (replay, matched, stop) = match_trace(&log, &trace);
         eprintln!("{name}: {matched} actions match the reference");
         assert_eq!(matched, actions, "{name}: {stop}");
         assert!(replay.game().finished, "{name}: the game did not finish");
@@ -545,9 +572,80 @@ fn fixtures_1830_match_the_reference_engine() {
     }
 }
 
+/// The 1889 reference games, their processed actions and their ends (a bankruptcy in a 2020
+/// game whose routes are stated by their hexes, one of them through a full city, which
+/// 18xx.games takes as stated: a deviation; a bank break with MF's port laid by its owner).
+const GAMES_1889: &[(&str, usize, &str, &[&str])] = &[
+    ("314.json", 457, "bankrupt", &["deviation::unchecked_route"]),
+    ("962.json", 446, "bank", &[]),
+    // Ended by 18xx.games' End Game button.
+    ("hs_jmmljkbw_17502.json", 50, "manually_ended", &["deviation::game_ended_by_hand"]),
+    ("hs_lhglbbiz_17502.json", 47, "manually_ended", &["deviation::game_ended_by_hand"]),
+];
+
+#[test]
+fn fixtures_1889_match_the_reference_engine() {
+    let Some(shared) = shared_dir() else { return };
+    for &(name, actions, end, deviations) in GAMES_1889 {
+        let path = shared.join("fixtures/1889").join(name);
+        let found = compare(&path, &trace_path_of(&shared, "1889", &path));
+        assert!(
+            matches!(found.verdict, Verdict::Agrees),
+            "{name}: {:?}",
+            found.verdict
+        );
+        assert_eq!((found.actions, found.states), (actions, actions), "{name}");
+        let src = std::fs::read_to_string(&path).unwrap();
+        let log = log::read(name, &src).unwrap_or_else(|e| panic!("{}", render(&e)));
+        let replayed = railnote::replay::replay_with_warnings(&log, false)
+            .unwrap_or_else(|e| panic!("{}", render(&e)));
+        let report = ScoreReport::new(&replayed.game, &log);
+        assert!(report.finished, "{name}: the game did not finish");
+        assert_eq!(report.result, stored_result(&log), "{name}");
+        assert_eq!(report.game_end_reason.as_deref(), Some(end), "{name}");
+        let rules: Vec<&str> = replayed.warnings.iter().map(|w| w.rule()).collect();
+        assert_eq!(rules, deviations, "{name}");
+    }
+}
+
+/// The 18Chesapeake reference games, their processed actions and their ends (a bankruptcy and
+/// three bank breaks; CV's drawn presidency, C-P's and B&S's lays, trains exported at the end
+/// of each set, bids committed only while leading).
+const GAMES_CHESAPEAKE: &[(&str, usize, &str)] = &[
+    ("1277.json", 424, "bankrupt"),
+    ("14377.json", 487, "bank"),
+    ("1905.json", 543, "bank"),
+    ("3055.json", 602, "bank"),
+    // The two-player game (30% presidents, market certificates removed by purchases, the IPO
+    // moved to the market at float), ended by 18xx.games' End Game button.
+    ("22383.json", 83, "manually_ended"),
+];
+
+#[test]
+fn fixtures_18chesapeake_match_the_reference_engine() {
+    let Some(shared) = shared_dir() else { return };
+    for &(name, actions, end) in GAMES_CHESAPEAKE {
+        let path = shared.join("fixtures/18Chesapeake").join(name);
+        let found = compare(&path, &trace_path_of(&shared, "18Chesapeake", &path));
+        assert!(
+            matches!(found.verdict, Verdict::Agrees),
+            "{name}: {:?}",
+            found.verdict
+        );
+        assert_eq!((found.actions, found.states), (actions, actions), "{name}");
+        let src = std::fs::read_to_string(&path).unwrap();
+        let log = log::read(name, &src).unwrap_or_else(|e| panic!("{}", render(&e)));
+        let game = replay(&log).unwrap_or_else(|e| panic!("{}", render(&e)));
+        let report = ScoreReport::new(&game, &log);
+        assert!(report.finished, "{name}: the game did not finish");
+        assert_eq!(report.result, stored_result(&log), "{name}");
+        assert_eq!(report.game_end_reason.as_deref(), Some(end), "{name}");
+    }
+}
+
 /// Replays `log`, comparing the state after every action with the reference's on the fields
 /// its trace records; stops at the first difference.
-fn match_trace_fields<'l>(log: &'l log::GameLog, trace: &Trace) -> (Replay<'l>, usize, String) {
+fn match_trace<'l>(log: &'l log::GameLog, trace: &Trace) -> (Replay<'l>, usize, String) {
     let mut replay = Replay::new(log).unwrap_or_else(|e| panic!("{}", render(&e)));
     let mut matched = 0;
     let mut stop = String::new();
@@ -643,6 +741,27 @@ const REFERENCE_MOVES: &[(&str, &[&str])] = &[
         "jr30-end-game-for-the-operating-corporation",
         &["deviation::game_ended_by_hand"],
     ),
+    // 1889's beginner game for two players: the dealt privates are the rule's list, SIR
+    // among them (the two-player game leaves SIR out only when the privates are auctioned).
+    ("1889-beginner-game-two-players-keeps-sir", &[]),
+    // 18Chesapeake: every player passes in the auction after a purchase, a "fake operating
+    // round" that exports the next 2 train, and the phase moves on (a railnote self-play
+    // game, checked by the reference).
+    (
+        "18chesapeake-train-exported-when-all-pass-in-the-auction",
+        &[],
+    ),
+    // 18Chesapeake: the train exported at the end of a set starts phase 4, and SRR, over the
+    // new limit, discards as the stock round starts, before any player acts (a railnote
+    // self-play game, checked by the reference).
+    (
+        "18chesapeake-discard-in-the-stock-round-after-an-export",
+        &[],
+    ),
+    // 18Chesapeake's two-player game: a president's certificate costs three shares at par, so
+    // a player left with less cannot start a corporation: after his sale his turn, and the
+    // round, end (a railnote self-play game, checked by the reference).
+    ("18chesapeake-two-player-president-costs-three-shares", &[]),
 ];
 
 #[test]

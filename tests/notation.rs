@@ -181,6 +181,81 @@ fn a_stated_setup_replaces_the_seed() {
     assert!(rejected(&neither).contains("needs the seed of its random setup"));
 }
 
+/// 1889's beginner game states the deal of the privates (seat order) instead of the seed; a
+/// deal the seed does not make, or of privates not in the game, is refused. 18Chesapeake
+/// states the corporation drawn for the Cornelius Vanderbilt.
+#[test]
+fn dealt_privates_and_drawn_presidencies_are_stated_setups() {
+    let beginner = "[Title \"1889\"]\n[Players \"Ann, Bob, Cid\"]\n[Rules \"beginner_game\"]\n";
+    let game = |tags: &str| format!("{beginner}{tags}\nSR 1\nAnn: par AR 70\n");
+    // Seed 7 deals DR, SIR, ER (3 players: DR, SIR and ER are in the game).
+    let seeded = standings(&game("[Seed \"7\"]"));
+    assert_eq!(standings(&game("[Setup \"dealt DR, SIR, ER\"]")), seeded);
+    assert_eq!(
+        standings(&game("[Seed \"7\"]\n[Setup \"dealt DR, SIR, ER\"]")),
+        seeded
+    );
+    assert!(
+        rejected(&game("[Seed \"7\"]\n[Setup \"dealt ER, SIR, DR\"]"))
+            .contains("the seed 7 draws a different setup: dealt DR, SIR, ER")
+    );
+    assert!(rejected(&game("[Setup \"dealt DR, SIR, MF\"]"))
+        .contains("each player is dealt one of ER, DR, SIR"));
+    let chesapeake = "[Title \"18Chesapeake\"]\n[Players \"Ann, Bob, Cid\"]\n";
+    let game = |tags: &str| format!("{chesapeake}{tags}\nPR\nAnn: bid D&R 20\n");
+    assert_eq!(
+        standings(&game("[Setup \"CV brings C&O\"]")),
+        standings(&game("[Seed \"3055\"]"))
+    );
+    assert!(
+        rejected(&game("[Seed \"3055\"]\n[Setup \"CV brings PRR\"]"))
+            .contains("the seed 3055 draws a different setup: CV brings C&O")
+    );
+}
+
+/// 1889's Mitsubishi Ferry: its owner lays the port before the operating corporation acts, or
+/// in the track step of a corporation he presides over, but not in another's turn once it has
+/// acted; the port is not a corporation's tile.
+#[test]
+fn mitsubishi_ferry_lays_when_its_owner_may() {
+    let sample = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/1889-notation-opening.rn"),
+    )
+    .unwrap();
+    let mf = "MF: 437 J9 r0 {Botan lays the Mitsubishi Ferry's port himself, in another player's turn}\n";
+    assert!(sample.contains(mf));
+    let without = sample.replacen(mf, "", 1);
+    let sr_turn = "SR: 57 I2 r1, train 2, train 2, pass\n";
+    assert!(without.contains(sr_turn));
+    // SR (Botan's) has laid its tile: its track step waits for Botan's lay, or a pass. Once
+    // AR (Daiki's) has acted, Botan's chance is past.
+    let late = without
+        .replacen(sr_turn, "SR: 57 I2 r1, pass, train 2, train 2, pass\n", 1)
+        .replacen(
+            "AR: 6 K8 r1, train 2, train 2, pass\n",
+            "AR: 6 K8 r1\nMF: 437 J9 r0\n",
+            1,
+        );
+    let refused = rejected(&late);
+    assert!(
+        refused.contains(
+            "MF's lay may be made in a stock round, before the operating corporation acts in \
+             its turn, or in the track step of a corporation Botan presides over"
+        ),
+        "{refused}"
+    );
+    // Before SR acts, it may; the game goes on as the sample does.
+    let early = without.replacen(sr_turn, &format!("MF: 437 J9 r0\n{sr_turn}"), 1);
+    assert_eq!(standings(&early), standings(&sample));
+    // A corporation may not lay the port itself.
+    let own = without.replacen("SR: 57 I2 r1,", "SR: 437 J9 r0,", 1);
+    assert!(
+        rejected(&own).contains("tile 437-0 is laid only by a private's ability"),
+        "{}",
+        rejected(&own)
+    );
+}
+
 #[test]
 fn diagnostic_setup_errors() {
     let sample = ireland_sample();

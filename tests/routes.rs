@@ -442,6 +442,7 @@ fn equal_trains_lose_nothing_to_symmetry_breaking() {
                         copy,
                     },
                     distance: distances[usize::from(copy)],
+                    diesel: false,
                 })
                 .collect()
         };
@@ -535,6 +536,7 @@ mod hand_built {
                 copy,
             },
             distance,
+            diesel: false,
         }
     }
 
@@ -637,6 +639,7 @@ mod hand_built {
             .map(|s| TrainRoute {
                 spec: s,
                 distance: trains.iter().find(|t| t.train == s.train).unwrap().distance,
+                diesel: false,
             })
             .collect();
         let checked = b.compute_run_with(m, corp, &routes, ALL, &ctx).unwrap();
@@ -699,6 +702,7 @@ mod hand_built {
                 copy: 0,
             },
             distance: 1,
+            diesel: false,
         };
         let (total, stops) = solve_in(&b, HSM, hex_edges(&[]), &[one_edge]);
         assert_eq!(

@@ -368,6 +368,7 @@ fn shows(production: &str, doc: &Document) -> bool {
         "route" => routes().count() == 2 && routes().any(|r| r.revenue == Some(50)),
         "chain" => routes().any(|r| r.connections.len() == 2),
         "stop" => routes().any(|r| r.nodes.len() == 3),
+        "walk" => routes().any(|r| r.walk.len() == 3 && r.connections.is_empty()),
         _ => false,
     }
 }

@@ -186,7 +186,12 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
             if games > 1 {
                 eprintln!("railnote: {name}: {games} games; converting the first");
             }
-            if first.game.title.random_setup && first.log.header.seed.is_none() {
+            if first
+                .game
+                .title
+                .has_random_setup(&first.game.options.optional_rules)
+                && first.log.header.seed.is_none()
+            {
                 // 18xx.games draws the setup from the seed: without it the log would load
                 // as some other game.
                 eprintln!(

@@ -281,7 +281,10 @@ pub fn to_notation(log: &GameLog) -> Result<Document, ConvertError> {
         tags.push(tag("Id", id.clone()));
     }
     // Titles with a random setup: the seed it is drawn from.
-    if let (Some(seed), true) = (crate::replay::setup(log).seed, game.title.random_setup) {
+    if let (Some(seed), true) = (
+        crate::replay::setup(log).seed,
+        game.title.has_random_setup(&game.options.optional_rules),
+    ) {
         tags.push(tag("Seed", seed.to_string()));
     }
     // ... and its outcome, so that the record does not depend on the seed.
@@ -541,14 +544,22 @@ fn action_json(log: &GameLog, game: &Game, type_name: &str, action: &Action) -> 
                 .map(|r| {
                     let mut m = Map::new();
                     m.insert("train".into(), json!(train_text(game, r.train)));
-                    m.insert(
-                        "connections".into(),
-                        json!(r
-                            .connections
-                            .iter()
-                            .map(|c| c.iter().map(|h| h.to_string()).collect::<Vec<_>>())
-                            .collect::<Vec<_>>()),
-                    );
+                    if r.walk.is_empty() {
+                        m.insert(
+                            "connections".into(),
+                            json!(r
+                                .connections
+                                .iter()
+                                .map(|c| c.iter().map(|h| h.to_string()).collect::<Vec<_>>())
+                                .collect::<Vec<_>>()),
+                        );
+                    } else {
+                        // A route of an older log: the hexes it walks.
+                        m.insert(
+                            "hexes".into(),
+                            json!(r.walk.iter().map(|h| h.to_string()).collect::<Vec<_>>()),
+                        );
+                    }
                     if let Some(rev) = r.revenue {
                         m.insert("revenue".into(), json!(rev.0));
                     }
@@ -640,7 +651,7 @@ pub fn to_json(played: &Played) -> Value {
     top.insert(
         "settings".into(),
         match crate::replay::setup(log).seed {
-            Some(seed) if game.title.random_setup => json!({
+            Some(seed) if game.title.has_random_setup(&game.options.optional_rules) => json!({
                 "seed": seed,
                 "optional_rules": log.header.optional_rules.iter().map(|r| r.value.clone()).collect::<Vec<_>>(),
             }),

@@ -921,7 +921,12 @@ fn town_revenue(
 fn offboard_revenue(p: &mut HexPainter<'_>, revenue: &Revenue, at: Point, phases: &[Colour]) {
     let values: Vec<(Option<Colour>, i64)> = match revenue {
         Revenue::Flat(v) => vec![(None, *v)],
-        Revenue::ByColour(m) => m.iter().map(|(c, v)| (Some(*c), *v)).collect(),
+        // A D train's value (1889) in a gray box after the phases'.
+        Revenue::ByColour(m, diesel) => m
+            .iter()
+            .map(|(c, v)| (Some(*c), *v))
+            .chain(diesel.map(|d| (Some(Colour::Gray), d)))
+            .collect(),
     };
     let current = revenue.value(phases).0;
     let w = 38.0;

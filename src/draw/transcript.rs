@@ -199,7 +199,7 @@ fn corp_name(game: &Game, corp: CorpId) -> &str {
 }
 
 fn share_percent(game: &Game, share: ShareId) -> u8 {
-    game.title.share_sizes(share.corp)[usize::from(share.index)].0
+    game.share_percent(share)
 }
 
 fn cash_of(game: &Game, entity: Entity) -> Money {
@@ -216,13 +216,7 @@ fn train_kind(game: &Game, train: TrainId) -> String {
 
 /// Each route's revenue and stops, as the engine's run check evaluates them.
 fn run_details(game: &Game, corp: CorpId, routes: &[RouteSpec]) -> Vec<(Money, String)> {
-    let trains: Vec<TrainRoute<'_>> = routes
-        .iter()
-        .map(|r| TrainRoute {
-            spec: r,
-            distance: u32::from(game.title.train(r.train.kind).distance),
-        })
-        .collect();
+    let trains: Vec<TrainRoute<'_>> = routes.iter().map(|r| game.train_route(r)).collect();
     let setup = game.run_setup(corp);
     game.board
         .compute_run_with(
@@ -586,6 +580,17 @@ fn consequences(
             None,
             format!("Trains rust: {}", rusted.join(", ")),
         );
+    }
+    for (i, t) in before.trains.iter().enumerate() {
+        let now = after.trains.get(i).map(|t| t.owner);
+        if now == Some(TrainOwner::Exported) && t.owner != TrainOwner::Exported {
+            push(
+                out,
+                "export",
+                None,
+                format!("Train {} is exported", before.train_name(t.id)),
+            );
+        }
     }
     for (k, b) in before.companies.iter().enumerate() {
         if !b.closed && after.companies[k].closed {

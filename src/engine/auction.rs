@@ -49,7 +49,7 @@ impl AuctionRound {
             .map(|i| CompanyId(i as u8))
             .filter(|c| !game.company(*c).closed)
             .collect();
-        companies.sort_by_key(|c| game.title.company(*c).value);
+        companies.sort_by_key(|c| game.company(*c).value);
         AuctionRound {
             cheapest: companies.first().copied(),
             companies,
@@ -108,7 +108,7 @@ impl AuctionRound {
     }
 
     pub(crate) fn face_price(&self, game: &Game, company: CompanyId) -> Money {
-        let value = game.title.company(company).value;
+        let value = game.company(company).value;
         if Some(company) == self.cheapest {
             value - self.discount
         } else {
@@ -124,11 +124,23 @@ impl AuctionRound {
         high.unwrap_or_else(|| self.face_price(game, company)) + MIN_INCREMENT
     }
 
-    fn committed(&self, player: PlayerId) -> Money {
+    /// The cash a player's bids tie up: all his bids, or only those leading their private
+    /// where the title says so (reference `bids_for_player`).
+    fn committed(&self, game: &Game, player: PlayerId) -> Money {
+        let only_highest = game.title.auction.only_highest_bid_committed;
         self.bids
             .iter()
-            .flat_map(|(_, b)| b.iter())
-            .filter(|b| b.player == player)
+            .filter_map(|(_, bids)| {
+                if only_highest {
+                    // The first of equal highest bids, as Ruby's `max_by` picks it.
+                    bids.iter()
+                        .rev()
+                        .max_by_key(|b| b.price)
+                        .filter(|b| b.player == player)
+                } else {
+                    bids.iter().find(|b| b.player == player)
+                }
+            })
             .map(|b| b.price)
             .sum()
     }
@@ -140,7 +152,7 @@ impl AuctionRound {
             .find(|b| b.player == player)
             .map(|b| b.price)
             .unwrap_or(Money::ZERO);
-        game.player(player).cash - self.committed(player) + own
+        game.player(player).cash - self.committed(game, player) + own
     }
 }
 
@@ -148,6 +160,27 @@ fn round(game: &mut Game) -> &mut AuctionRound {
     match &mut game.round {
         Round::Auction(a) => a,
         _ => unreachable!("auction processing outside the auction round"),
+    }
+}
+
+impl Game {
+    /// What a player can pay for a private whatever the other auctions' outcomes: his cash
+    /// less all his bids on other privates (the reference's limit counts only his leading
+    /// bids where the title commits only those, so a bid within it may fail to be paid once
+    /// he wins another private: self-play keeps below this).
+    pub(crate) fn safe_bid_limit(&self, player: PlayerId, company: CompanyId) -> Money {
+        let Round::Auction(a) = &self.round else {
+            return self.player(player).cash;
+        };
+        let others: Money = a
+            .bids
+            .iter()
+            .filter(|(c, _)| *c != company)
+            .flat_map(|(_, bids)| bids.iter())
+            .filter(|b| b.player == player)
+            .map(|b| b.price)
+            .sum();
+        self.player(player).cash - others
     }
 }
 
@@ -314,7 +347,12 @@ fn all_passed(game: &mut Game) {
     match game.title.auction.all_pass {
         AllPassRule::DiscountThenRevenue => match a.cheapest.filter(|c| a.companies.contains(c)) {
             Some(cheapest) => discount_cheapest(game, cheapest),
-            None => game.pay_private_revenue(),
+            // A "fake operating round" (reference `all_passed!`): revenue, and what ends a
+            // set of operating rounds (18Chesapeake exports a train).
+            None => {
+                game.pay_private_revenue();
+                game.export_train();
+            }
         },
         AllPassRule::RestartThenRemoveUnbid => {
             if a.bought {
@@ -387,14 +425,15 @@ fn buy_company(
     r.bids.retain(|(c, _)| *c != company);
     r.touched.retain(|c| *c != company);
     r.bought = true;
-    for ability in &game.title.company(company).abilities {
+    for ability in game.company_abilities(company) {
         if let Ability::Shares {
             share,
             par,
             buys_first_train,
+            ..
         } = ability
         {
-            let Some(share) = parse_share(game, share) else {
+            let Some(share) = parse_share(game, company, share) else {
                 continue;
             };
             if share.index == 0 && *par == ParRule::HalfPrice {
@@ -437,8 +476,23 @@ fn start_with_half_price_par(
     }
 }
 
-/// The certificate a private's `shares` ability names (`GCL_1`).
-pub(crate) fn parse_share(game: &Game, text: &str) -> Option<ShareId> {
+/// A `shares` ability's word for the president's certificate of a corporation drawn at
+/// setup (reference `init_company_abilities`).
+pub(crate) const RANDOM_PRESIDENT: &str = "random_president";
+
+/// The certificate a private's `shares` ability names (`GCL_1`), or the president's
+/// certificate of the corporation the setup drew for it (`random_president`: 18Chesapeake CV).
+pub(crate) fn parse_share(game: &Game, company: CompanyId, text: &str) -> Option<ShareId> {
+    if text == RANDOM_PRESIDENT {
+        let corp = game
+            .resolved_setup
+            .as_ref()?
+            .president_draws
+            .iter()
+            .find(|(c, _)| *c == company)?
+            .1;
+        return Some(ShareId { corp, index: 0 });
+    }
     let (sym, index) = text.rsplit_once('_')?;
     Some(ShareId {
         corp: game.title.corp_by_sym(sym)?,
@@ -573,7 +627,7 @@ impl Game {
         }
         owned.sort();
         for (_, _, company) in owned {
-            let revenue = self.title.company(company).revenue;
+            let revenue = self.company(company).revenue;
             if revenue.0 <= 0 {
                 continue;
             }

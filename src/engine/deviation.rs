@@ -11,8 +11,8 @@ use std::fmt;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
 pub enum DeviationKind {
-    /// 18Ireland: a corporation that must buy a train buys one from another corporation with
-    /// its president's money. The rules send an emergency purchase to the depot or the open
+    /// 18Ireland, 1889: a corporation that must buy a train buys one from another corporation
+    /// with its president's money. The rules send an emergency purchase to the depot or the open
     /// market; 18xx.games' train step offers the other corporations' trains for any price up
     /// to their face value (its emergency check compares the title's `EBUY_FROM_OTHERS`
     /// setting, `:never`, with `:none`, a value the title never uses), and the president pays
@@ -28,6 +28,11 @@ pub enum DeviationKind {
     /// the title has one) and after the rounds they prescribe; 18xx.games' End Game button
     /// (its Tools tab) ends it at any time and scores it as it stands.
     GameEndedByHand,
+    /// A route an older log states by its hexes and revenue (no `connections`) that no legal
+    /// route on the board matches with that revenue. The route rules apply to every run;
+    /// 18xx.games takes the revenue such a log states without checking the route (it has no
+    /// connections to check), so the game it replays earned it.
+    UncheckedRoute,
 }
 
 /// A deviation found while processing one action.
@@ -44,10 +49,11 @@ pub struct Deviation {
 
 impl DeviationKind {
     /// Every deviation railnote knows, for documentation and tests.
-    pub const ALL: [DeviationKind; 3] = [
+    pub const ALL: [DeviationKind; 4] = [
         DeviationKind::EmergencyTrainFromCorporation,
         DeviationKind::SecondTrainOfATypeByTradeIn,
         DeviationKind::GameEndedByHand,
+        DeviationKind::UncheckedRoute,
     ];
 
     /// The stable code (`deviation::emergency_train_from_corporation`), part of the CLI
@@ -61,6 +67,7 @@ impl DeviationKind {
                 "deviation::second_train_of_a_type_by_trade_in"
             }
             DeviationKind::GameEndedByHand => "deviation::game_ended_by_hand",
+            DeviationKind::UncheckedRoute => "deviation::unchecked_route",
         }
     }
 
@@ -68,8 +75,8 @@ impl DeviationKind {
     pub fn rule(self) -> &'static str {
         match self {
             DeviationKind::EmergencyTrainFromCorporation => {
-                "18Ireland rules (emergency fund raising): the president provides a train from \
-                 the bank pool or the depot, not from another corporation"
+                "18Ireland and 1889 rules (emergency fund raising): the president provides a \
+                 train from the bank pool or the depot, not from another corporation"
             }
             DeviationKind::SecondTrainOfATypeByTradeIn => {
                 "1836Jr30 rules (operating round, trains): only one train of a given type per \
@@ -79,6 +86,11 @@ impl DeviationKind {
                 "printed rules (end of the game): a game ends only by its end conditions (the \
                  bank broken, a bankruptcy, and where the title has it a share price at the end \
                  of the market), after the rounds they prescribe"
+            }
+            DeviationKind::UncheckedRoute => {
+                "rules (running trains): a route runs on connected track from stop to stop, \
+                 within the train's reach, never through a city full of other corporations' \
+                 tokens, and earns the value of its stops"
             }
         }
     }
@@ -98,6 +110,10 @@ impl DeviationKind {
                 "18xx.games' End Game button lets a player end the game at any time: it ends at \
                  once (game_end_reason `manually_ended`) and each player scores cash, shares \
                  and privates as they stand"
+            }
+            DeviationKind::UncheckedRoute => {
+                "18xx.games takes the revenue a log states for a route given by its hexes \
+                 (logs written before routes had connections) without checking the route"
             }
         }
     }

@@ -16,6 +16,7 @@ mod end_game;
 mod legal;
 mod market;
 mod operating;
+mod private_lay;
 mod shares;
 mod stock;
 
@@ -254,8 +255,11 @@ impl Game {
                 rule: rule.clone(),
             });
         }
-        let drawn = setup.seed.and_then(|seed| setup::resolve(title, seed));
-        let resolved = match (title.random_setup, stated) {
+        let rules = &setup.options.optional_rules;
+        let drawn = setup
+            .seed
+            .and_then(|seed| setup::resolve(title, rules, count, seed));
+        let resolved = match (title.has_random_setup(rules), stated) {
             (false, None) => None,
             (false, Some(_)) => {
                 return Err(SetupError::NoRandomSetup {
@@ -267,7 +271,7 @@ impl Game {
             })?),
             (true, Some(stated)) => {
                 stated
-                    .check(title)
+                    .check(title, rules, count)
                     .map_err(|fault| SetupError::ImpossibleSetup {
                         title: title.name.clone(),
                         fault,
@@ -328,6 +332,7 @@ impl Game {
                     companies: Vec::new(),
                     operated: false,
                     route_seen: false,
+                    share_sizes: title.share_sizes(CorpId(i as u8)).to_vec(),
                 }
             })
             .collect();
@@ -336,7 +341,12 @@ impl Game {
             .iter()
             .map(|c| Company {
                 owner: CompanyOwner::Unsold,
-                closed: false,
+                // Privates for other player counts are out of the game from the start.
+                closed: c.min_players.is_some_and(|min| count < usize::from(min))
+                    || c.removed_with_players.contains(&(count as u8)),
+                value: c.value,
+                revenue: c.revenue,
+                neutered: false,
                 uses_left: c
                     .abilities
                     .iter()
@@ -377,7 +387,16 @@ impl Game {
             .enumerate()
             .filter_map(|(i, c)| Some((CorpId(i as u8), c.home?, c.home_city)))
             .collect();
-        let board = Board::new(title.map, &reservations);
+        let mut board = Board::new(title.map, &reservations);
+        for (i, tile) in title.map.tiles.iter().enumerate() {
+            if tile
+                .optional_rule
+                .as_ref()
+                .is_some_and(|rule| !setup.options.optional_rules.contains(rule))
+            {
+                board.withdraw(crate::ids::TileDefId(i as u16));
+            }
+        }
         let mut game = Game {
             title,
             options: setup.options.clone(),
@@ -416,8 +435,53 @@ impl Game {
             }
         }
         game.resolved_setup = resolved;
-        game.round = Round::Auction(auction::AuctionRound::new(&game));
+        let hooks = title.hooks;
+        hooks.game_set_up(&mut game);
+        if let Some(dealt) = title.dealt_privates_in(rules) {
+            game.deal_privates(dealt);
+            game.start_stock_round();
+        } else {
+            game.round = Round::Auction(auction::AuctionRound::new(&game));
+        }
         Ok(game)
+    }
+
+    /// Deals the privates instead of an auction (a dealt-privates rule, 1889's beginner game):
+    /// only the privates listed for the player count stay, without abilities and with the
+    /// rule's values and revenues; each player pays for the one the setup dealt him.
+    fn deal_privates(&mut self, dealt: &title::DealtPrivates) {
+        let listed = dealt
+            .by_players
+            .get(&(self.players.len() as u8))
+            .cloned()
+            .unwrap_or_default();
+        for (i, def) in self.title.companies.iter().enumerate() {
+            let company = &mut self.companies[i];
+            // The rule's list decides, whatever the player count removes otherwise (1889's
+            // two-player game keeps SIR here).
+            if !listed.contains(&def.sym) {
+                company.closed = true;
+                continue;
+            }
+            company.closed = false;
+            company.neutered = true;
+            company.uses_left = 0;
+            company.value = dealt.values.get(&def.sym).copied().unwrap_or(def.value);
+            company.revenue = dealt.revenues.get(&def.sym).copied().unwrap_or(def.revenue);
+        }
+        let deal = self
+            .resolved_setup
+            .as_ref()
+            .map(|r| r.dealt_companies.clone())
+            .unwrap_or_default();
+        for (seat, company) in deal.into_iter().enumerate() {
+            let player = PlayerId(seat as u8);
+            let value = self.company(company).value;
+            self.companies[usize::from(company.0)].owner = CompanyOwner::Player(player);
+            self.player_mut(player).companies.push(company);
+            self.player_mut(player).cash -= value;
+            self.bank += value;
+        }
     }
 
     /// Checks and applies one action. On error the game is unchanged. Returns the deviations
@@ -666,6 +730,9 @@ impl Game {
                 hooks.process_own_round(self, action)?
             }
         }
+        if let Action::LayTile { entity, hex, .. } = action {
+            self.forfeit_lays_on(*hex, *entity);
+        }
         // Checked once the action is known to be legal otherwise, so that a wrong actor or
         // step is reported first; the rules' price is the one before the action.
         if let Some((stated, expected)) = share_price.filter(|(s, e)| s != e) {
@@ -677,6 +744,30 @@ impl Game {
         }
         self.after_action();
         Ok(())
+    }
+
+    /// A tile laid on `hex` by anyone but a private whose lays there are lost when others
+    /// build (18Chesapeake C-P, B&S) takes that ability away, while a corporation owns the
+    /// private (reference `check_special_tile_lay`).
+    fn forfeit_lays_on(&mut self, hex: crate::ids::HexId, by: Entity) {
+        for i in 0..self.companies.len() {
+            let company = CompanyId(i as u8);
+            let state = self.company(company);
+            if state.closed
+                || state.uses_left == 0
+                || by == Entity::Company(company)
+                || !matches!(state.owner, CompanyOwner::Corporation(_))
+            {
+                continue;
+            }
+            let forfeits = self.company_abilities(company).iter().any(|a| {
+                matches!(a, title::Ability::TileLay { hexes, lost_when_others_lay: true, .. }
+                    if hexes.iter().any(|h| h.parse::<crate::ids::HexId>().ok() == Some(hex)))
+            });
+            if forfeits {
+                self.companies[i].uses_left = 0;
+            }
+        }
     }
 
     /// Every piece of the state (not the title), for tests that compare states; destructured in
@@ -811,6 +902,14 @@ impl Game {
         &self.companies[id.0 as usize]
     }
 
+    /// The private's abilities in this game: the title's, none once taken away.
+    pub fn company_abilities(&self, id: CompanyId) -> &'static [title::Ability] {
+        if self.company(id).neutered {
+            return &[];
+        }
+        &self.title.company(id).abilities
+    }
+
     /// Hexes of a corporation's placed tokens, in token order.
     pub fn token_hexes(&self, corp: CorpId) -> Vec<crate::ids::HexId> {
         self.board.token_hexes(self.title.map, corp)
@@ -826,17 +925,22 @@ impl Game {
 
     /// Percent of a corporation held by a player.
     pub fn percent_held(&self, player: PlayerId, corp: CorpId) -> u8 {
-        state::percent_of(&self.player(player).shares, corp, self.title).0
+        state::percent_of(
+            &self.player(player).shares,
+            corp,
+            &self.corp(corp).share_sizes,
+        )
+        .0
     }
 
     /// Percent of a corporation in the IPO.
     pub fn ipo_percent(&self, corp: CorpId) -> u8 {
-        state::percent_of(&self.corp(corp).ipo, corp, self.title).0
+        state::percent_of(&self.corp(corp).ipo, corp, &self.corp(corp).share_sizes).0
     }
 
     /// Percent of a corporation in the open market.
     pub fn pool_percent(&self, corp: CorpId) -> u8 {
-        state::percent_of(&self.pool, corp, self.title).0
+        state::percent_of(&self.pool, corp, &self.corp(corp).share_sizes).0
     }
 
     /// Each player's value: cash + shares at market price + privates at face value.
@@ -848,7 +952,7 @@ impl Game {
                     .shares
                     .iter()
                     .map(|s| {
-                        let pct = self.title.share_sizes(s.corp)[s.index as usize].0 as i64;
+                        let pct = i64::from(self.share_percent(*s));
                         let price = self.share_price(s.corp).unwrap_or(Money::ZERO);
                         // A share is worth the price per share unit (10% of a major, 20% of a
                         // minor); a president's certificate counts its units.
@@ -860,7 +964,7 @@ impl Game {
                     .companies
                     .iter()
                     .filter(|c| !self.company(**c).closed)
-                    .map(|c| self.title.company(*c).value)
+                    .map(|c| self.company(*c).value)
                     .sum();
                 (p.id, p.cash + shares + privates)
             })

@@ -39,6 +39,11 @@ pub struct ResolvedSetup {
     pub removed_corporations: Vec<CorpId>,
     /// The order in which minors may be started (only the first unstarted one may be).
     pub charter_order: Vec<CorpId>,
+    /// The privates dealt to the players, in seat order (1889's beginner game).
+    pub dealt_companies: Vec<CompanyId>,
+    /// Privates that bring the president's certificate of a corporation drawn at setup, and
+    /// that corporation (18Chesapeake CV).
+    pub president_draws: Vec<(CompanyId, CorpId)>,
 }
 
 /// Why a stated setup is not one the title's draw can produce.
@@ -67,6 +72,12 @@ pub enum SetupFault {
     /// A minor missing from the charter order, listed twice, or listed though removed.
     #[error("the charter order must list every minor not removed exactly once ({0})")]
     CharterOrder(String),
+    /// The privates whose president's certificate is drawn are not the stated ones.
+    #[error("the setup states the corporation drawn for each of {0}")]
+    PresidentDraws(String),
+    /// The dealt privates are not one each of the privates in the game.
+    #[error("each player is dealt one of {0}, each once")]
+    Dealt(String),
 }
 
 impl ResolvedSetup {
@@ -86,11 +97,32 @@ impl ResolvedSetup {
         sorted(&self.removed_companies) == sorted(&other.removed_companies)
             && sorted_corps(&self.removed_corporations) == sorted_corps(&other.removed_corporations)
             && self.charter_order == other.charter_order
+            && self.dealt_companies == other.dealt_companies
+            && self.president_draws == other.president_draws
     }
 
-    /// The outcome by symbols: `removed DR, TDR, …, SLNCR; charters DKR, UR, …` (the form of
-    /// a notation game's `Setup` tag).
+    /// The outcome by symbols: `removed DR, TDR, …, SLNCR; charters DKR, UR, …`, or
+    /// `dealt ER, DR, SMR` for privates dealt in seat order, or `CV brings B&O` for a
+    /// president's certificate drawn (the form of a notation game's `Setup` tag).
     pub fn describe(&self, title: &Title) -> String {
+        if !self.president_draws.is_empty() {
+            let draws: Vec<String> = self
+                .president_draws
+                .iter()
+                .map(|&(c, corp)| {
+                    format!("{} brings {}", title.company(c).sym, title.corp(corp).sym)
+                })
+                .collect();
+            return draws.join(", ");
+        }
+        if !self.dealt_companies.is_empty() {
+            let dealt: Vec<&str> = self
+                .dealt_companies
+                .iter()
+                .map(|&c| title.company(c).sym.as_str())
+                .collect();
+            return format!("dealt {}", dealt.join(", "));
+        }
         let mut companies = self.removed_companies.clone();
         companies.sort();
         let mut minors = self.removed_corporations.clone();
@@ -117,18 +149,23 @@ impl ResolvedSetup {
     ///
     /// # Errors
     /// The first rule the stated setup breaks.
-    pub fn check(&self, title: &Title) -> Result<(), SetupFault> {
-        title.hooks.check_setup(title, self)
+    pub fn check(&self, title: &Title, rules: &[String], players: usize) -> Result<(), SetupFault> {
+        title.hooks.check_setup(title, rules, players, self)
     }
 }
 
-/// Resolves the random setup of a title from a seed (its hook's draw); `None` for titles
-/// without one.
-pub fn resolve(title: &Title, seed: u64) -> Option<ResolvedSetup> {
-    if !title.random_setup {
+/// Resolves the random setup of a game of `players` with optional `rules` from a seed (its
+/// title's hook's draw); `None` for games without one.
+pub fn resolve(
+    title: &Title,
+    rules: &[String],
+    players: usize,
+    seed: u64,
+) -> Option<ResolvedSetup> {
+    if !title.has_random_setup(rules) {
         return None;
     }
-    title.hooks.random_setup(title, seed)
+    title.hooks.random_setup(title, rules, players, seed)
 }
 
 #[cfg(test)]
@@ -137,6 +174,9 @@ mod tests {
 
     #[test]
     fn titles_without_random_setup_resolve_to_none() {
-        assert_eq!(resolve(crate::engine::title::jr30::title(), 7), None);
+        assert_eq!(
+            resolve(crate::engine::title::jr30::title(), &[], 4, 7),
+            None
+        );
     }
 }

@@ -21,17 +21,17 @@ impl Game {
     /// The certificate's size; 0 for an index the corporation does not have (an action may
     /// name any certificate, and is then rejected rather than panicking).
     pub(crate) fn share_percent(&self, share: ShareId) -> u8 {
-        self.title
-            .share_sizes(share.corp)
-            .get(usize::from(share.index))
+        self.corps
+            .get(usize::from(share.corp.0))
+            .and_then(|c| c.share_sizes.get(usize::from(share.index)))
             .map_or(0, |p| p.0)
     }
 
     /// The normal (non-president) certificate size of a corporation: the unit of share counts,
     /// prices and price drops.
     pub(crate) fn normal_share_percent(&self, corp: CorpId) -> u8 {
-        self.title
-            .share_sizes(corp)
+        self.corp(corp)
+            .share_sizes
             .last()
             .map(|p| p.0)
             .unwrap_or(10)
@@ -68,7 +68,7 @@ impl Game {
     }
 
     pub(crate) fn percent_of_holder(&self, holder: Holder, corp: CorpId) -> u8 {
-        percent_of(self.holder_list(holder), corp, self.title).0
+        percent_of(self.holder_list(holder), corp, &self.corp(corp).share_sizes).0
     }
 
     fn move_share(&mut self, share: ShareId, from: Holder, to: Holder) {
@@ -123,7 +123,12 @@ impl Game {
         let holdings: Vec<(PlayerId, u8)> = self
             .players
             .iter()
-            .map(|p| (p.id, percent_of(&p.shares, corp, self.title).0))
+            .map(|p| {
+                (
+                    p.id,
+                    percent_of(&p.shares, corp, &self.corp(corp).share_sizes).0,
+                )
+            })
             .filter(|(_, pct)| *pct > 0)
             .collect();
         let max = holdings.iter().map(|(_, p)| *p).max().unwrap_or(0);
@@ -237,6 +242,8 @@ impl Game {
                 self.bank_pays(total);
                 self.corp_mut(corp).cash += total;
             }
+            let hooks = self.title.hooks;
+            hooks.corporation_floated(self, corp);
         }
     }
 

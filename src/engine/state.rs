@@ -1,7 +1,6 @@
 //! The mutable state of a game: players, corporations, certificates, privates, trains, bank.
 
 use crate::engine::map::Board;
-use crate::engine::title::Title;
 use crate::ids::{CompanyId, CorpId, Money, Percent, PlayerId, ShareId, TrainId};
 
 /// A player.
@@ -41,6 +40,12 @@ pub struct Company {
     pub closed: bool,
     /// How many uses of its limited ability are left (tile lays).
     pub uses_left: u8,
+    /// Its face value (the title's, or an optional rule's).
+    pub value: Money,
+    /// The revenue it pays now (the title's, an optional rule's, or a phase's change).
+    pub revenue: Money,
+    /// Its abilities are taken away and corporations may not buy it (1889's beginner game).
+    pub neutered: bool,
 }
 
 /// A stock-market position.
@@ -81,6 +86,9 @@ pub struct Corporation {
     pub operated: bool,
     /// Once a route has existed for it, the must-buy-train rule applies for good.
     pub route_seen: bool,
+    /// Its certificate sizes, president's first: the title's, or what the game changed
+    /// (18Chesapeake's two-player game: a 30% president's certificate).
+    pub share_sizes: Vec<Percent>,
 }
 
 /// Where a train is.
@@ -100,6 +108,8 @@ pub enum TrainOwner {
     Closed(CorpId),
     /// A reserve train not yet in play (18Ireland): it enters the pool when a train rusts.
     Reserve,
+    /// Taken out of the depot at the end of a set of operating rounds (18Chesapeake's export).
+    Exported,
 }
 
 /// One physical train.
@@ -143,12 +153,12 @@ impl GameEndReason {
 }
 
 /// Shares per corporation held by one holder, in percent.
-pub fn percent_of(shares: &[ShareId], corp: CorpId, title: &Title) -> Percent {
+pub fn percent_of(shares: &[ShareId], corp: CorpId, sizes: &[Percent]) -> Percent {
     Percent(
         shares
             .iter()
             .filter(|s| s.corp == corp)
-            .map(|s| title.share_sizes(corp)[s.index as usize].0)
+            .map(|s| sizes.get(usize::from(s.index)).map_or(0, |p| p.0))
             .sum(),
     )
 }

@@ -817,6 +817,18 @@ impl Resolver<'_> {
         let obj = keep!(self, Obj::at(self.json, val, What::Text("a route")))?;
         let train = self.train_field(&obj, "train");
         let revenue = keep!(self, obj.opt_int("revenue")).map(|r| r.map(|r| Money(r.value)));
+        // Older logs state a route by the hexes it walks (`hexes`, no `connections`); newer
+        // ones write `hexes` too, as the route's stop hexes, beside the connections.
+        if obj.get("connections").is_none() && obj.get("hexes").is_some() {
+            let walk = self.hex_list(&obj, "hexes");
+            return Some(RouteSpec {
+                train: train?,
+                connections: Vec::new(),
+                revenue: revenue?,
+                nodes: Vec::new(),
+                walk: walk?,
+            });
+        }
         let mut connections = Some(Vec::new());
         for seg in keep!(
             self,
@@ -861,7 +873,21 @@ impl Resolver<'_> {
             connections: connections?,
             revenue: revenue?,
             nodes: nodes?,
+            walk: Vec::new(),
         })
+    }
+
+    /// An array of hex coordinates.
+    fn hex_list(&mut self, obj: &Obj<'_>, key: &str) -> Option<Vec<HexId>> {
+        let items = keep!(self, obj.array(key, "hex coordinates: [\"H6\", \"H4\"]"))?;
+        let parsed: Vec<Option<HexId>> = items
+            .into_iter()
+            .map(|h| {
+                keep!(self, json::text_at(self.json, h, &|| "a hex".into()))
+                    .and_then(|h| self.hex(&h))
+            })
+            .collect();
+        parsed.into_iter().collect()
     }
 
     fn node(&mut self, text: &Text<'_>) -> Option<(HexId, u8)> {

@@ -406,6 +406,9 @@ pub struct RouteText {
     pub train: String,
     /// The connections, each a chain of hexes from stop to stop, joined by `+`.
     pub connections: Vec<Vec<HexId>>,
+    /// The hexes walked, joined by `~`, as older 18xx.games logs state a route (no stops
+    /// marked); empty when the route has connections.
+    pub walk: Vec<HexId>,
     /// The revenue stated, `=N` (checked).
     pub revenue: Option<i64>,
     /// Stop signatures, `@H6.0+H4.0`.

@@ -334,6 +334,12 @@ impl fmt::Display for RawAction {
                 f.write_str("run")?;
                 for r in routes {
                     write!(f, " {}:", r.train)?;
+                    for (i, h) in r.walk.iter().enumerate() {
+                        if i > 0 {
+                            f.write_str("~")?;
+                        }
+                        write!(f, "{h}")?;
+                    }
                     for (i, c) in r.connections.iter().enumerate() {
                         if i > 0 {
                             f.write_str("+")?;

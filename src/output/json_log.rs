@@ -120,15 +120,7 @@ pub fn action_json(game: &Game, a: &Action, id: i64) -> Value {
             }
             let list: Vec<String> = shares.iter().map(|s| share(game, *s)).collect();
             o.insert("shares".into(), json!(list));
-            let sum: u8 = shares
-                .iter()
-                .map(|s| {
-                    game.title
-                        .share_sizes(s.corp)
-                        .get(s.index as usize)
-                        .map_or(0, |p| p.0)
-                })
-                .sum();
+            let sum: u8 = shares.iter().map(|s| game.share_percent(*s)).sum();
             o.insert("percent".into(), json!(percent.map_or(sum, |p| p.0)));
         }
         Action::BuyCompany { company, price, .. } => {
@@ -168,11 +160,19 @@ pub fn action_json(game: &Game, a: &Action, id: i64) -> Value {
                         r.nodes.iter().map(|(h, p)| format!("{h}-{p}")).collect();
                     let mut route = Map::new();
                     route.insert("train".into(), json!(train(game, r.train)));
-                    route.insert("connections".into(), json!(connections));
+                    if r.walk.is_empty() {
+                        route.insert("connections".into(), json!(connections));
+                    } else {
+                        // A route of an older log: the hexes it walks.
+                        let walk: Vec<String> = r.walk.iter().map(|h| h.to_string()).collect();
+                        route.insert("hexes".into(), json!(walk));
+                    }
                     if let Some(rev) = r.revenue {
                         route.insert("revenue".into(), json!(rev.0));
                     }
-                    route.insert("nodes".into(), json!(nodes));
+                    if r.walk.is_empty() {
+                        route.insert("nodes".into(), json!(nodes));
+                    }
                     Value::Object(route)
                 })
                 .collect();

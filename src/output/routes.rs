@@ -16,10 +16,7 @@ pub fn corp_trains(game: &Game, corp: CorpId) -> Vec<TrainSpec> {
     game.corp(corp)
         .trains
         .iter()
-        .map(|&t| TrainSpec {
-            train: t,
-            distance: u32::from(game.title.train(t.kind).distance),
-        })
+        .map(|&t| game.train_spec(t))
         .collect()
 }
 

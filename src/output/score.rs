@@ -92,7 +92,7 @@ impl ScoreReport {
                     .companies
                     .iter()
                     .filter(|c| !game.company(**c).closed)
-                    .map(|c| game.title.company(*c).value)
+                    .map(|c| game.company(*c).value)
                     .sum();
                 Standing {
                     rank: 0,

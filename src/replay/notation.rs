@@ -223,7 +223,7 @@ fn resolve_tile(
                 )
                 .help("a tile is written by its number, e.g. `57 E7 r2`"));
             };
-            let count = map.tile_def(def).count;
+            let count = map.tile_def(def).copies();
             (0..count)
                 .map(|copy| TileId { def, copy })
                 .find(|t| game.board.in_supply(*t))
@@ -553,6 +553,7 @@ pub fn resolve(game: &Game, entity: Entity, raw: &RawAction) -> Result<Action, U
                 let train = pick_train(game, &r.train, free.clone(), &game.entity_name(entity))?;
                 free.retain(|t| *t != train);
                 out.push(RouteSpec {
+                    walk: r.walk.clone(),
                     train,
                     connections: r.connections.clone(),
                     revenue: r.revenue.map(Money),
@@ -854,6 +855,7 @@ fn candidates(game: &Game, action: &Action) -> Vec<RawAction> {
                             train_text(game, r.train)
                         },
                         connections: r.connections.clone(),
+                        walk: r.walk.clone(),
                         revenue: r.revenue.map(|m| m.0),
                         nodes: r.nodes.clone(),
                     })
@@ -1203,6 +1205,47 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
 /// A `Setup` tag's value: `removed SYM, …; charters SYM, …` (privates and minors removed,
 /// then the minors in charter order).
 fn stated_setup(title: &Title, value: &str) -> Result<ResolvedSetup, String> {
+    if let Some(dealt) = value.trim().strip_prefix("dealt") {
+        let mut dealt_companies = Vec::new();
+        for sym in split_list(dealt) {
+            dealt_companies.push(
+                title
+                    .company_by_sym(&sym)
+                    .ok_or_else(|| format!("`{sym}` is not a private of {}", title.name))?,
+            );
+        }
+        return Ok(ResolvedSetup {
+            removed_companies: Vec::new(),
+            removed_corporations: Vec::new(),
+            charter_order: Vec::new(),
+            dealt_companies,
+            president_draws: Vec::new(),
+        });
+    }
+    if value.contains(" brings ") {
+        let mut president_draws = Vec::new();
+        for draw in split_list(value) {
+            let (company, corp) = draw
+                .split_once(" brings ")
+                .map(|(a, b)| (a.trim(), b.trim()))
+                .ok_or_else(|| format!("`{draw}` is not `PRIVATE brings CORPORATION`"))?;
+            president_draws.push((
+                title
+                    .company_by_sym(company)
+                    .ok_or_else(|| format!("`{company}` is not a private of {}", title.name))?,
+                title
+                    .corp_by_sym(corp)
+                    .ok_or_else(|| format!("`{corp}` is not a corporation of {}", title.name))?,
+            ));
+        }
+        return Ok(ResolvedSetup {
+            removed_companies: Vec::new(),
+            removed_corporations: Vec::new(),
+            charter_order: Vec::new(),
+            dealt_companies: Vec::new(),
+            president_draws,
+        });
+    }
     let (removed, charters) = value
         .split_once(';')
         .map(|(a, b)| (a.trim(), b.trim()))
@@ -1217,6 +1260,8 @@ fn stated_setup(title: &Title, value: &str) -> Result<ResolvedSetup, String> {
         removed_companies: Vec::new(),
         removed_corporations: Vec::new(),
         charter_order: Vec::new(),
+        dealt_companies: Vec::new(),
+        president_draws: Vec::new(),
     };
     for sym in split_list(removed).iter().filter(|s| !s.is_empty()) {
         if let Some(c) = title.company_by_sym(sym) {

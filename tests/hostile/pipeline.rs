@@ -163,7 +163,11 @@ fn convertible(name: &str, text: &str) -> Option<Played> {
     let doc = parse(name, text).ok()?;
     let src: Arc<str> = Arc::from(text);
     let played = play(name, &src, doc.games.first()?, PlayOptions::default()).ok()?;
-    let seedless = played.game.title.random_setup && played.log.header.seed.is_none();
+    let seedless = played
+        .game
+        .title
+        .has_random_setup(&played.game.options.optional_rules)
+        && played.log.header.seed.is_none();
     (played.errors.is_empty() && played.corrections.is_empty() && !seedless).then_some(played)
 }
 

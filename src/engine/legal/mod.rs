@@ -299,11 +299,13 @@ impl Game {
             Round::Stock(_) => {
                 gen.stock();
                 gen.exchanges();
+                gen.owner_lays();
             }
             Round::Operating(_) => {
                 gen.operating();
                 gen.exchanges();
                 gen.assignments();
+                gen.owner_lays();
             }
             Round::Title(_) => self.title.hooks.own_round_legal_actions(&mut gen),
         }
@@ -421,10 +423,7 @@ pub(crate) fn best_run(game: &Game, corp: CorpId) -> Option<Vec<RouteSpec>> {
         .iter()
         .copied()
         .filter(|t| !game.trains.iter().any(|x| x.id == *t && x.operated))
-        .map(|train| TrainSpec {
-            train,
-            distance: u32::from(game.title.train(train.kind).distance),
-        })
+        .map(|train| game.train_spec(train))
         .collect();
     if trains.is_empty() {
         return None;

@@ -6,6 +6,7 @@ use super::{best_run, Gen};
 use crate::action::{Action, DividendKind, Entity};
 use crate::engine::map::{HexIdx, Reach, Station};
 use crate::engine::operating::OrStep;
+use crate::engine::private_lay::PlayerLayAbility;
 use crate::engine::state::CompanyOwner;
 use crate::engine::title::Ability;
 use crate::engine::Round;
@@ -20,12 +21,28 @@ impl Gen<'_> {
         let Some(corp) = o.current() else {
             return;
         };
-        if let Some(discarding) = o.discarding {
-            for &train in &game.corp(discarding).trains {
-                self.push_checked(Action::DiscardTrain {
-                    entity: Entity::Corporation(discarding),
-                    train,
-                });
+        if let Some((company, _)) = o.sold_lay {
+            let hexes_tiles = PlayerLayAbility::sellers(game.company_abilities(company))
+                .map(|a| (a.hexes, a.tiles));
+            if let Some((hexes, tiles)) = hexes_tiles {
+                self.private_lays(company, hexes, tiles);
+            }
+            self.push_checked(Action::Pass {
+                entity: Entity::Company(company),
+            });
+            return;
+        }
+        if o.discarding.is_some() {
+            for crowded in game.corporations_in_reference_order() {
+                if !game.over_train_limit(crowded) {
+                    continue;
+                }
+                for &train in &game.corp(crowded).trains {
+                    self.push_checked(Action::DiscardTrain {
+                        entity: Entity::Corporation(crowded),
+                        train,
+                    });
+                }
             }
             return;
         }
@@ -244,13 +261,13 @@ impl Gen<'_> {
     /// corporation owns, on each of its hexes.
     pub(super) fn assignments(&mut self) {
         let game = self.game;
-        for (i, def) in game.title.companies.iter().enumerate() {
+        for i in 0..game.title.companies.len() {
             let company = CompanyId(i as u8);
             let state = game.company(company);
             if state.closed || !matches!(state.owner, CompanyOwner::Corporation(_)) {
                 continue;
             }
-            for ability in &def.abilities {
+            for ability in game.company_abilities(company) {
                 let Ability::AssignHex { hexes, .. } = ability else {
                     continue;
                 };

@@ -17,6 +17,25 @@ const MINOR_BID_STEP: Money = Money(5);
 impl Gen<'_> {
     pub(super) fn stock(&mut self) {
         let game = self.game;
+        if let Some(Entity::Corporation(_)) = game.acting_entity() {
+            if let Round::Stock(_) = &game.round {
+                // Corporations over their train limit discard first (any of them).
+                for corp in game.corporations_in_reference_order() {
+                    if !game.over_train_limit(corp) {
+                        continue;
+                    }
+                    for &train in &game.corp(corp).trains {
+                        self.push_checked(Action::DiscardTrain {
+                            entity: Entity::Corporation(corp),
+                            train,
+                        });
+                    }
+                }
+                if !self.out.actions.is_empty() {
+                    return;
+                }
+            }
+        }
         if game.title.minor_auction.is_some() && self.minor_auction_step() {
             return;
         }
@@ -111,14 +130,14 @@ impl Gen<'_> {
     /// Private exchanges (GCB → a B share), open to the private's owner at any time.
     pub(super) fn exchanges(&mut self) {
         let game = self.game;
-        for (i, def) in game.title.companies.iter().enumerate() {
+        for i in 0..game.title.companies.len() {
             let company = CompanyId(i as u8);
             let state = game.company(company);
             if state.closed || !matches!(state.owner, CompanyOwner::Player(_)) {
                 continue;
             }
-            for ability in &def.abilities {
-                let Ability::Exchange { corporation } = ability else {
+            for ability in game.company_abilities(company) {
+                let Ability::Exchange { corporation, .. } = ability else {
                     continue;
                 };
                 let Some(corp) = game.title.corp_by_sym(corporation) else {

@@ -11,9 +11,10 @@ use crate::action::Action;
 use crate::action::Entity;
 use crate::engine::map::{lay_outcome, Colour, HexIdx, Reach};
 use crate::engine::operating::OrStep;
+use crate::engine::private_lay::PlayerLayAbility;
 use crate::engine::title::Ability;
 use crate::engine::Round;
-use crate::ids::{CorpId, HexId, Money, Rotation, TileId};
+use crate::ids::{CompanyId, CorpId, HexId, Money, Rotation, TileId};
 
 impl Gen<'_> {
     /// The first copy of each tile definition still in the supply, in manifest order.
@@ -25,7 +26,7 @@ impl Gen<'_> {
                 continue;
             }
             let def_id = crate::ids::TileDefId(d as u16);
-            if let Some(copy) = (0..def.count.min(64))
+            if let Some(copy) = (0..def.copies().min(64))
                 .find(|&copy| self.game.board.in_supply(TileId { def: def_id, copy }))
             {
                 out.push(TileId { def: def_id, copy });
@@ -60,15 +61,29 @@ impl Gen<'_> {
             }
             let hex = HexIdx(h as u16);
             let old = game.board.tile_def(map, hex);
-            if old.upgrade_cost > 0 && Money(old.upgrade_cost) > cash {
+            // The turn's next tile action must allow a lay (or an upgrade) here: the track
+            // step may stay open after the last one (a private its president may still lay).
+            let Ok(fee) = game.tile_action_fee(corp, old.colour != Colour::White) else {
+                continue;
+            };
+            if fee + game.terrain_cost(corp, hd.id, Money(old.upgrade_cost)) > cash {
                 continue;
             }
             for &tile in &supply {
+                // Tiles only a private lays (1889's port) are not the corporation's.
+                if map.tile_def(tile.def).blocks_lay {
+                    continue;
+                }
                 let rotations =
                     game.board
                         .legal_rotations_with(map, hex, tile, Some(&reach), false);
                 for r in 0..6u8 {
-                    if rotations & (1 << r) != 0 {
+                    let adds = || {
+                        !map.rules.semi_restrictive
+                            || old.paths.is_empty()
+                            || game.board.adds_track_or_value(map, corp, hex, tile, r)
+                    };
+                    if rotations & (1 << r) != 0 && adds() {
                         self.out.actions.push(LegalAction::exact(Action::LayTile {
                             entity: Entity::Corporation(corp),
                             hex: hd.id,
@@ -93,7 +108,10 @@ impl Gen<'_> {
             if game.company(company).uses_left == 0 || game.company(company).closed {
                 continue;
             }
-            for ability in &game.title.company(company).abilities {
+            for ability in game.company_abilities(company) {
+                if !ability.is_corporation_lay() {
+                    continue;
+                }
                 let Ability::TileLay { hexes, tiles, .. } = ability else {
                     continue;
                 };
@@ -136,13 +154,13 @@ impl Gen<'_> {
     }
 
     /// The corporation's own lays (see [`Gen::gauge_track`]); `free_terrain` for a private
-    /// that waives it; `new_track_rule` for the corporation's own lays (not a private's, see
-    /// [`crate::engine::map::LayRequest::new_track_rule`]).
+    /// that waives it; `corporation_lay` for the corporation's own lays (not a private's, see
+    /// [`crate::engine::map::LayRequest::corporation_lay`]).
     pub(super) fn network_lays(
         &self,
         corp: CorpId,
         free_terrain: bool,
-        new_track_rule: bool,
+        corporation_lay: bool,
     ) -> Vec<(HexId, TileId, Rotation)> {
         let game = self.game;
         let map = game.title.map;
@@ -164,7 +182,11 @@ impl Gen<'_> {
                 let terrain = if free_terrain {
                     Money::ZERO
                 } else {
-                    lay_outcome(map, old, map.tile_def(tile.def)).cost
+                    game.terrain_cost(
+                        corp,
+                        hd.id,
+                        lay_outcome(map, old, map.tile_def(tile.def)).cost,
+                    )
                 };
                 if fee + terrain > cash {
                     continue;
@@ -173,7 +195,7 @@ impl Gen<'_> {
                     game.board
                         .legal_rotations_with(map, hex, tile, Some(&reach), false);
                 for r in (0..6u8).filter(|r| rotations & (1 << r) != 0) {
-                    if !new_track_rule
+                    if !corporation_lay
                         || old.paths.is_empty()
                         || game.board.adds_track_or_value(map, corp, hex, tile, r)
                     {
@@ -201,7 +223,10 @@ impl Gen<'_> {
                 continue;
             }
             let entity = Entity::Company(company);
-            for ability in &game.title.company(company).abilities {
+            for ability in game.company_abilities(company) {
+                if !ability.is_corporation_lay() {
+                    continue;
+                }
                 let Ability::TileLay {
                     hexes,
                     tiles,
@@ -263,6 +288,47 @@ impl Gen<'_> {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// A private's lays made by a player (see [`crate::engine::private_lay`]): every supply
+    /// tile of the ability at every rotation on its hexes, kept if `check` accepts it.
+    pub(super) fn private_lays(&mut self, company: CompanyId, hexes: &[String], tiles: &[String]) {
+        let game = self.game;
+        let map = game.title.map;
+        let supply = self.supply();
+        for hex in hexes.iter().filter_map(|h| h.parse::<HexId>().ok()) {
+            let Some(h) = map.hex_index(hex) else {
+                continue;
+            };
+            for &tile in supply
+                .iter()
+                .filter(|t| tiles.is_empty() || tiles.contains(&map.tile_def(t.def).name))
+            {
+                let rotations = game.board.legal_rotations_with(map, h, tile, None, false);
+                for r in (0..6u8).filter(|r| rotations & (1 << r) != 0) {
+                    self.push_checked(Action::LayTile {
+                        entity: Entity::Company(company),
+                        hex,
+                        tile,
+                        rotation: Rotation::new(r).unwrap_or_default(),
+                    });
+                }
+            }
+        }
+    }
+
+    /// The lays players may make now with privates they own (1889 MF), in any round.
+    pub(super) fn owner_lays(&mut self) {
+        let game = self.game;
+        for i in 0..game.companies.len() {
+            let company = CompanyId(i as u8);
+            if game.player_lay_usable(company).is_none() {
+                continue;
+            }
+            if let Some(ability) = PlayerLayAbility::owners(game.company_abilities(company)) {
+                self.private_lays(company, ability.hexes, ability.tiles);
             }
         }
     }

@@ -61,9 +61,11 @@ pub struct LayRequest<'a> {
     /// Check connection to the corporation's network (false for special lays such as E-SF on
     /// B8 or CdH on J8, which only need exits towards existing neighbours).
     pub check_connectivity: bool,
-    /// Apply 18Ireland's new-track rule ([`TrackError::NoNewTrack`]): the reference checks it
-    /// for a corporation's own lays only, not for a private's (BoW, DR, TDR, DCR).
-    pub new_track_rule: bool,
+    /// The corporation's own lay, not a private's: the semi-restrictive rule applies
+    /// ([`TrackError::NoNewTrack`]; the reference checks it for a corporation's own lays only,
+    /// not for a private's: BoW, DR, TDR, DCR), and tiles only a private may lay are refused
+    /// ([`TrackError::PrivateTile`]).
+    pub corporation_lay: bool,
 }
 
 /// A legal lay: what it costs and whether it was an upgrade.
@@ -87,6 +89,12 @@ pub enum TrackError {
     /// The tile is on the map or preprinted.
     #[error("tile {tile} is not in the supply")]
     TileNotInSupply {
+        /// Display name of the tile.
+        tile: String,
+    },
+    /// Only a private's ability lays this tile (1889's port, 437).
+    #[error("tile {tile} is laid only by a private's ability")]
+    PrivateTile {
         /// Display name of the tile.
         tile: String,
     },
@@ -194,6 +202,7 @@ impl Board {
             .iter()
             .map(|t| match t.count {
                 _ if t.preprinted => 0,
+                _ if t.unlimited => u64::MAX,
                 n if n >= 64 => u64::MAX,
                 n => (1u64 << n) - 1,
             })
@@ -272,6 +281,14 @@ impl Board {
         (h.tile, Rotation::new(h.rotation).unwrap_or_default())
     }
 
+    /// Takes every copy of a tile definition out of the supply (a tile of an optional rule
+    /// not in force).
+    pub fn withdraw(&mut self, def: crate::ids::TileDefId) {
+        if let Some(copies) = self.supply.get_mut(usize::from(def.0)) {
+            *copies = 0;
+        }
+    }
+
     /// Whether a tile copy is in the supply.
     pub fn in_supply(&self, tile: TileId) -> bool {
         self.supply
@@ -313,6 +330,11 @@ impl Board {
                 tile: map.tile_name(req.tile),
             });
         }
+        if new.blocks_lay && req.corporation_lay {
+            return Err(TrackError::PrivateTile {
+                tile: map.tile_name(req.tile),
+            });
+        }
         // The Irish Mail's own tile list bypasses the phase's colours.
         let irish_mail = self.red_on_blue(map, old, new, !req.check_connectivity);
         if !irish_mail && !req.phase_colours.contains(&new.colour) {
@@ -348,8 +370,8 @@ impl Board {
             });
         }
         if reach.is_some()
-            && req.new_track_rule
-            && map.rules.gauges
+            && req.corporation_lay
+            && map.rules.semi_restrictive
             && !self.adds_track_or_value(map, req.corp, hex, req.tile, rot)
         {
             return Err(TrackError::NoNewTrack { hex: req.hex });

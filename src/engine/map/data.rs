@@ -107,22 +107,58 @@ impl Colour {
 }
 
 /// A revenue value: fixed, or depending on the newest tile colour of the phase.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Revenue {
     /// The same in every phase.
     Flat(i64),
-    /// Per phase colour (`yellow_40|brown_70`).
-    ByColour(BTreeMap<Colour, i64>),
+    /// Per phase colour (`yellow_40|brown_70`), and what a D train earns there instead, if
+    /// the title gives one (`diesel_100`: 1889's offboards; reference `route_base_revenue`).
+    ByColour(BTreeMap<Colour, i64>, Option<i64>),
+}
+
+impl<'de> Deserialize<'de> for Revenue {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Flat(i64),
+            ByPhase(BTreeMap<String, i64>),
+        }
+        match Raw::deserialize(d)? {
+            Raw::Flat(v) => Ok(Revenue::Flat(v)),
+            Raw::ByPhase(map) => {
+                let mut colours = BTreeMap::new();
+                let mut diesel = None;
+                for (key, value) in map {
+                    if key == "diesel" {
+                        diesel = Some(value);
+                    } else {
+                        let colour: Colour = serde_json::from_value(serde_json::Value::String(key))
+                            .map_err(serde::de::Error::custom)?;
+                        colours.insert(colour, value);
+                    }
+                }
+                Ok(Revenue::ByColour(colours, diesel))
+            }
+        }
+    }
 }
 
 impl Revenue {
+    /// The value for a train: a D train's where the node gives one, else the phase's.
+    pub fn value_for(&self, phase_colours: &[Colour], diesel: bool) -> Money {
+        match self {
+            Revenue::ByColour(_, Some(d)) if diesel => Money(*d),
+            _ => self.value(phase_colours),
+        }
+    }
+
     /// The value in a phase whose tile colours are `phase_colours` (reference rule: scan the
     /// phase's colours from last to first, take the first one present, else 0).
     pub fn value(&self, phase_colours: &[Colour]) -> Money {
         match self {
             Revenue::Flat(v) => Money(*v),
-            Revenue::ByColour(map) => Money(
+            Revenue::ByColour(map, _) => Money(
                 phase_colours
                     .iter()
                     .rev()
@@ -136,7 +172,9 @@ impl Revenue {
     pub fn max(&self) -> Money {
         match self {
             Revenue::Flat(v) => Money(*v),
-            Revenue::ByColour(map) => Money(map.values().copied().max().unwrap_or(0)),
+            Revenue::ByColour(map, diesel) => {
+                Money(map.values().copied().chain(*diesel).max().unwrap_or(0))
+            }
         }
     }
 }
@@ -331,6 +369,16 @@ pub struct TileDef {
     /// edge-to-edge path per pair of edges (18Ireland gray `60`).
     #[serde(default)]
     pub junction: bool,
+    /// Only a private's ability lays it (the reference's icon `blocks_lay`: 1889's port 437).
+    #[serde(default)]
+    pub blocks_lay: bool,
+    /// In the supply only under this optional rule (1889's beginner tiles `Beg6`…).
+    #[serde(default)]
+    pub optional_rule: Option<String>,
+    /// Never runs out: a new copy comes into the supply whenever one is laid (18Chesapeake's
+    /// 7, 8 and 9; the reference numbers the copies 7-0, 7-1, …).
+    #[serde(default)]
+    pub unlimited: bool,
     /// Node indices of the cities, in order (the reference's `tile.cities`).
     #[serde(skip)]
     pub cities: Vec<u8>,
@@ -368,6 +416,16 @@ impl TileDef {
     }
 
     /// Whether every path is narrow gauge (vacuously true without paths), the reference's
+    /// How many copies the supply can hold: the count, or as many as the supply tracks for an
+    /// unlimited tile.
+    pub fn copies(&self) -> u16 {
+        if self.unlimited {
+            64
+        } else {
+            self.count
+        }
+    }
+
     /// "tile has only narrow track" test for 18Ireland's terrain waiver.
     pub fn narrow_only(&self) -> bool {
         self.paths.iter().all(|p| p.gauge == Gauge::Narrow)
@@ -431,6 +489,11 @@ pub struct MapRules {
     /// 1836Jr30).
     #[serde(default)]
     pub reservations_share_slots: bool,
+    /// A corporation's own lay must give it new track or change a city's value on its
+    /// network (the reference's `TRACK_RESTRICTION = :semi_restrictive`: 18Ireland, 1889);
+    /// otherwise any legal upgrade may be laid (`:permissive`, 1836Jr30, 1830).
+    #[serde(default)]
+    pub semi_restrictive: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -633,7 +696,7 @@ impl MapData {
         if t.preprinted {
             self.hexes.iter().any(|h| h.tile == tile).then_some(tile)
         } else {
-            (copy < t.count).then_some(tile)
+            (copy < t.copies()).then_some(tile)
         }
     }
 

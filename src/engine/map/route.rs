@@ -19,6 +19,9 @@ pub struct TrainRoute<'a> {
     pub spec: &'a RouteSpec,
     /// Stops (or hex edges) the train may count (999 for 1836Jr30 D trains, 99 for 18Ireland).
     pub distance: u32,
+    /// A D train: it earns a node's diesel value where the node has one (1889's offboards;
+    /// the reference's `route_base_revenue` asks for a train named D).
+    pub diesel: bool,
 }
 
 /// What a train's distance counts.
@@ -376,7 +379,7 @@ impl Board {
                     hex: hex_id(h),
                     part: node.part,
                     node,
-                    value: node.revenue.value(phase_colours),
+                    value: node.revenue.value_for(phase_colours, r.diesel),
                     tokened_by_runner: tokened,
                 }
             })
@@ -639,6 +642,76 @@ impl Board {
 
     /// All walks from a node on the first hex to a node on the last hex whose paths lie exactly
     /// on `hexes` (reference `get_node_chains` filtered by `find_matching_chains`).
+    /// The ways a route's walk, as older 18xx.games logs state it, splits into connections
+    /// (at most `limit`). Such a walk is the hexes the player clicked, each next to the one
+    /// before (the 2020 engine's `Route#add_hex`: the track between neighbours is the
+    /// route's), so it may start or end by going to a stop and back (`J3 K4 J3 I2` runs from
+    /// K4): those doubled ends are dropped. It may also be a later log's path hexes,
+    /// connection by connection, each in its own direction. So at each step the walk goes on
+    /// in the same connection, or a connection ends and the next starts on the same hex (a
+    /// join) or on the following one (the next connection written from its other end). Every
+    /// connection must match track between two stops.
+    pub fn split_walk(&self, map: &MapData, walk: &[HexId], limit: usize) -> Vec<Vec<Vec<HexId>>> {
+        let mut walk = walk;
+        while walk.len() >= 3 && walk[0] == walk[2] {
+            walk = &walk[1..];
+        }
+        while walk.len() >= 3 && walk[walk.len() - 1] == walk[walk.len() - 3] {
+            walk = &walk[..walk.len() - 1];
+        }
+        let Some(hexes) = walk
+            .iter()
+            .map(|h| map.hex_index(*h))
+            .collect::<Option<Vec<HexIdx>>>()
+        else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let mut segments = Vec::new();
+        self.split_from(map, &hexes, 0, &mut segments, &mut out, limit);
+        out.into_iter()
+            .map(|segs: Vec<(usize, usize)>| {
+                segs.iter().map(|&(a, b)| walk[a..=b].to_vec()).collect()
+            })
+            .collect()
+    }
+
+    /// Splits `hexes[start..]` into connections after `segments` (index ranges, inclusive).
+    fn split_from(
+        &self,
+        map: &MapData,
+        hexes: &[HexIdx],
+        start: usize,
+        segments: &mut Vec<(usize, usize)>,
+        out: &mut Vec<Vec<(usize, usize)>>,
+        limit: usize,
+    ) {
+        if out.len() >= limit {
+            return;
+        }
+        let has_nodes = |h: HexIdx| !self.tile_def(map, h).nodes.is_empty();
+        if !has_nodes(hexes[start]) {
+            return;
+        }
+        for end in start + 1..hexes.len() {
+            if !has_nodes(hexes[end]) {
+                continue;
+            }
+            if self.matching_chains(map, &hexes[start..=end]).is_empty() {
+                continue;
+            }
+            segments.push((start, end));
+            if end == hexes.len() - 1 {
+                out.push(segments.clone());
+            } else {
+                // The next connection starts on this hex (a join written once) or on the next.
+                self.split_from(map, hexes, end, segments, out, limit);
+                self.split_from(map, hexes, end + 1, segments, out, limit);
+            }
+            segments.pop();
+        }
+    }
+
     fn matching_chains(&self, map: &MapData, hexes: &[HexIdx]) -> Vec<Chain> {
         let (h0, hk) = (hexes[0], hexes[hexes.len() - 1]);
         let t0 = self.tile_def(map, h0);

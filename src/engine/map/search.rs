@@ -251,6 +251,8 @@ pub struct TrainSpec {
     pub train: TrainId,
     /// Its distance in stops.
     pub distance: u32,
+    /// A D train, earning nodes' diesel values (see [`super::route::TrainRoute::diesel`]).
+    pub diesel: bool,
 }
 
 /// Search limits.
@@ -312,6 +314,8 @@ struct Chain {
 #[derive(Debug, Clone)]
 struct Cand {
     revenue: i64,
+    /// The revenue for a D train (nodes' diesel values; the same where none has one).
+    diesel_revenue: i64,
     stops: u32,
     edges: u32,
     bits: Bits,
@@ -634,8 +638,24 @@ impl Enumerator<'_, '_> {
             return;
         };
         let bonus: i64 = self.path_nodes.iter().map(|&n| net.bonus[n]).sum();
+        let diesel_revenue = if stops
+            .iter()
+            .any(|s| matches!(s.node.revenue, super::data::Revenue::ByColour(_, Some(_))))
+        {
+            for s in &mut stops {
+                s.value = s.node.revenue.value_for(self.phase_colours, true);
+            }
+            let sum: Money = stops.iter().map(|s| s.value).sum();
+            match self.rules.route_revenue(&stops, sum) {
+                Ok(r) => r.0 + bonus,
+                Err(_) => return,
+            }
+        } else {
+            revenue.0 + bonus
+        };
         self.out.push(Cand {
             revenue: revenue.0 + bonus,
+            diesel_revenue,
             stops: stops.len() as u32,
             edges,
             bits: used,
@@ -647,6 +667,8 @@ impl Enumerator<'_, '_> {
 
 struct Combiner<'c> {
     cands: &'c [Cand],
+    /// Per train, whether it earns diesel values.
+    diesel: Vec<bool>,
     /// Per train, candidate indices best first.
     lists: Vec<Vec<u32>>,
     /// Per train, the best revenue of the train and all trains after it.
@@ -665,6 +687,15 @@ struct Combiner<'c> {
 }
 
 impl Combiner<'_> {
+    /// What candidate `c` earns for train `i`.
+    fn revenue(&self, i: usize, c: &Cand) -> i64 {
+        if self.diesel[i] {
+            c.diesel_revenue
+        } else {
+            c.revenue
+        }
+    }
+
     fn dfs(&mut self, i: usize, used: Bits, total: i64) {
         if self.timed_out {
             return;
@@ -711,7 +742,8 @@ impl Combiner<'_> {
                 match found {
                     Some(p) => {
                         prev_pos = from + p;
-                        bound += self.cands[self.lists[j][prev_pos] as usize].revenue.max(0);
+                        let c = &self.cands[self.lists[j][prev_pos] as usize];
+                        bound += self.revenue(j, c).max(0);
                     }
                     None => prev_pos = usize::MAX,
                 }
@@ -737,16 +769,18 @@ impl Combiner<'_> {
         if allow {
             for k in from..self.lists[i].len() {
                 let c = &self.cands[self.lists[i][k] as usize];
-                let rest = after.min(c.revenue.max(0) * followers as i64 + beyond);
-                if total + c.revenue + rest + self.bonus_bound <= self.best {
+                let revenue = self.revenue(i, c);
+                let rest = after.min(revenue.max(0) * followers as i64 + beyond);
+                if total + revenue + rest + self.bonus_bound <= self.best {
                     break;
                 }
                 if !disjoint(&c.bits, &used) {
                     continue;
                 }
+                let bits = c.bits;
                 self.pick[i] = Some(self.lists[i][k]);
                 self.pos[i] = k;
-                self.dfs(i + 1, union(&used, &c.bits), total + c.revenue);
+                self.dfs(i + 1, union(&used, &bits), total + revenue);
             }
         }
         self.pick[i] = None;
@@ -800,26 +834,41 @@ impl Board {
         // Longest trains first, so that the bound tightens early; equal trains in given order.
         let mut order: Vec<usize> = (0..trains.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(trains[i].distance));
+        let revenue_for = |ti: usize, c: &Cand| {
+            if trains[ti].diesel {
+                c.diesel_revenue
+            } else {
+                c.revenue
+            }
+        };
         let lists: Vec<Vec<u32>> = order
             .iter()
             .map(|&i| {
-                (0..cands.len() as u32)
+                let mut list: Vec<u32> = (0..cands.len() as u32)
                     .filter(|&k| {
                         let c = &cands[k as usize];
                         rules.fits(trains[i].distance, c.stops, c.edges)
                     })
-                    .collect()
+                    .collect();
+                if trains[i].diesel {
+                    list.sort_by_key(|&k| std::cmp::Reverse(cands[k as usize].diesel_revenue));
+                }
+                list
             })
             .collect();
         let mut rest = vec![0i64; order.len()];
         for i in (0..order.len()).rev() {
             let best = lists[i]
                 .first()
-                .map_or(0, |&k| cands[k as usize].revenue.max(0));
+                .map_or(0, |&k| revenue_for(order[i], &cands[k as usize]).max(0));
             rest[i] = best + rest.get(i + 1).copied().unwrap_or(0);
         }
         let same_as_prev: Vec<bool> = (0..order.len())
-            .map(|i| i > 0 && trains[order[i]].distance == trains[order[i - 1]].distance)
+            .map(|i| {
+                i > 0
+                    && trains[order[i]].distance == trains[order[i - 1]].distance
+                    && trains[order[i]].diesel == trains[order[i - 1]].diesel
+            })
             .collect();
         let bonus_bound = rules.max_run_bonus().0.max(0);
         let build = |pick: &[Option<u32>]| -> Vec<FoundRoute> {
@@ -830,7 +879,7 @@ impl Board {
                     p.map(|k| {
                         (
                             ti,
-                            self.found_route(map, &net, &cands[k as usize], trains[ti].train),
+                            self.found_route(map, &net, &cands[k as usize], &trains[ti]),
                         )
                     })
                 })
@@ -845,6 +894,7 @@ impl Board {
         };
         let mut comb = Combiner {
             cands: &cands,
+            diesel: order.iter().map(|&i| trains[i].diesel).collect(),
             lists,
             rest: rest.clone(),
             same_as_prev,
@@ -882,7 +932,13 @@ impl Board {
         })
     }
 
-    fn found_route(&self, map: &MapData, net: &Net<'_>, c: &Cand, train: TrainId) -> FoundRoute {
+    fn found_route(&self, map: &MapData, net: &Net<'_>, c: &Cand, train: &TrainSpec) -> FoundRoute {
+        let revenue = if train.diesel {
+            c.diesel_revenue
+        } else {
+            c.revenue
+        };
+        let train = train.train;
         let mut at = c.start;
         let mut nodes = vec![at];
         let mut connections = Vec::with_capacity(c.chains.len());
@@ -912,12 +968,13 @@ impl Board {
             .collect();
         FoundRoute {
             spec: RouteSpec {
+                walk: Vec::new(),
                 train,
                 connections,
-                revenue: Some(Money(c.revenue)),
+                revenue: Some(Money(revenue)),
                 nodes: stops.clone(),
             },
-            revenue: Money(c.revenue),
+            revenue: Money(revenue),
             stops,
         }
     }
@@ -939,7 +996,13 @@ impl Net<'_> {
             .zip(&self.bonus)
             .map(|(&(h, ni), &bonus)| {
                 let node = &self.board.tile_def(self.map, HexIdx(h)).nodes[usize::from(ni)];
-                let v = node.revenue.value(phase_colours).0.max(0);
+                let diesel = trains.iter().any(|t| t.diesel);
+                let v = node
+                    .revenue
+                    .value_for(phase_colours, diesel)
+                    .0
+                    .max(0)
+                    .max(node.revenue.value(phase_colours).0);
                 let v = if node.groups.is_empty() || node.kind == NodeKind::City {
                     v
                 } else {

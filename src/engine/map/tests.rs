@@ -123,7 +123,7 @@ fn lay_req<'a>(c: CorpId, h: &str, tile: &str, rot: u8, colours: &'a [Colour]) -
         phase_colours: colours,
         blocked_hexes: &[],
         check_connectivity: true,
-        new_track_rule: true,
+        corporation_lay: true,
     }
 }
 
@@ -402,7 +402,7 @@ fn replay(fixture: &str) -> Option<Replay> {
                     phase_colours: phase_colours(&phase),
                     blocked_hexes: &[],
                     check_connectivity: is_corp,
-                    new_track_rule: is_corp,
+                    corporation_lay: is_corp,
                 };
                 let t0 = std::time::Instant::now();
                 let checked = b.check_lay(m, &req);
@@ -437,6 +437,7 @@ fn replay(fixture: &str) -> Option<Replay> {
                     .unwrap()
                     .iter()
                     .map(|r| RouteSpec {
+                        walk: Vec::new(),
                         train: TrainId {
                             kind: TrainKind(0),
                             copy: 0,
@@ -473,6 +474,7 @@ fn replay(fixture: &str) -> Option<Replay> {
                     .map(|(s, r)| TrainRoute {
                         spec: s,
                         distance: train_distance(r["train"].as_str().unwrap()),
+                        diesel: false,
                     })
                     .collect();
                 let run_phase = line["phase"].as_str().unwrap_or("2");
@@ -600,6 +602,7 @@ fn route_errors() {
         Rotation::new(2).unwrap(),
     );
     let spec = |conns: &[&[&str]]| RouteSpec {
+        walk: Vec::new(),
         train: TrainId {
             kind: TrainKind(0),
             copy: 0,
@@ -617,6 +620,7 @@ fn route_errors() {
             .map(|(s, d)| TrainRoute {
                 spec: s,
                 distance: *d,
+                diesel: false,
             })
             .collect();
         b.compute_run(m, hsm, &trains, phase_colours("2"), jr30_port_rule)
@@ -648,6 +652,7 @@ fn route_errors() {
         .map(|s| TrainRoute {
             spec: s,
             distance: 2,
+            diesel: false,
         })
         .collect();
     assert_eq!(
@@ -839,7 +844,7 @@ fn ireland_lays() {
         phase_colours: &yellow,
         blocked_hexes: &[],
         check_connectivity: !special,
-        new_track_rule: !special,
+        corporation_lay: !special,
     };
     // Broad 9 north of Dublin, from city 0? Dublin city 0 exits south (edge 0); city 1 north.
     // The token is in city 0, whose exit leads to Kingstown: H12/J12 not reachable.
@@ -1031,6 +1036,7 @@ fn irl_routes(shared: &std::path::Path, fixture: &str) -> Option<IrlRoutes> {
                     let specs: Vec<RouteSpec> = routes
                         .iter()
                         .map(|r| RouteSpec {
+                            walk: Vec::new(),
                             train: TrainId {
                                 kind: TrainKind(0),
                                 copy: 0,
@@ -1066,6 +1072,7 @@ fn irl_routes(shared: &std::path::Path, fixture: &str) -> Option<IrlRoutes> {
                         .map(|(spec, r)| TrainRoute {
                             spec,
                             distance: irl_train_distance(r["train"].as_str().unwrap_or("D")),
+                            diesel: false,
                         })
                         .collect();
                     let hex_bonuses: Vec<(HexId, Money)> = bonuses
@@ -1221,6 +1228,7 @@ fn ireland_narrow_gauge_bonus() {
     )
     .unwrap();
     let spec = RouteSpec {
+        walk: Vec::new(),
         train: TrainId {
             kind: TrainKind(0),
             copy: 4,
@@ -1233,6 +1241,7 @@ fn ireland_narrow_gauge_bonus() {
         let trains = [TrainRoute {
             spec: &spec,
             distance: 2,
+            diesel: false,
         }];
         b.compute_run_with(
             m,
@@ -1253,6 +1262,7 @@ fn ireland_narrow_gauge_bonus() {
     let trains = [TrainRoute {
         spec: &spec,
         distance: 2,
+        diesel: false,
     }];
     let plain = connected
         .compute_run(m, gnwr, &trains, irl_phase_colours("2"), plain_revenue)

@@ -109,19 +109,26 @@ pub(super) fn emergency_sell(
             game.player(player).name
         )));
     }
-    if sold_corp == corp {
-        // The president may not give up the presidency of the corporation buying the train.
+    if game.title.must_sell_in_blocks && or(game).emergency_sold.contains(&sold_corp) {
+        return Err(RuleViolation::Shares(format!(
+            "{} was sold earlier in this emergency; its shares are sold in one block",
+            game.title.corp(sold_corp).sym
+        )));
+    }
+    if keeps_presidency(game, corp, sold_corp) && game.corp(sold_corp).president == Some(player) {
+        // The president may not give up the presidency of the corporation buying the train
+        // (nor, where the title says so, of any other he sells).
         let others_max = game
             .players
             .iter()
             .filter(|p| p.id != player)
-            .map(|p| game.percent_held(p.id, corp))
+            .map(|p| game.percent_held(p.id, sold_corp))
             .max()
             .unwrap_or(0);
-        if game.percent_held(player, corp) - pct < others_max {
+        if game.percent_held(player, sold_corp) - pct < others_max {
             return Err(RuleViolation::Shares(format!(
                 "selling would hand the presidency of {} to another player",
-                game.title.corp(corp).sym
+                game.title.corp(sold_corp).sym
             )));
         }
     }
@@ -162,6 +169,7 @@ pub(super) fn emergency_sell(
     }
     let per_share = game.share_price(sold_corp).unwrap_or(Money::ZERO);
     crate::engine::stock::sell_to_pool(game, player, sold_corp, shares, pct);
+    or_mut(game).emergency_sold.push(sold_corp);
     or_mut(game).last_share_sold_price = Some(per_share);
     game.recalculate_order();
     Ok(())
@@ -182,17 +190,27 @@ fn emergency_sellable(
     {
         return false;
     }
-    if c != buying {
+    if game.title.must_sell_in_blocks && or(game).emergency_sold.contains(&c) {
+        return false;
+    }
+    if !keeps_presidency(game, buying, c) || game.corp(c).president != Some(president) {
         return true;
     }
     let others = game
         .players
         .iter()
         .filter(|p| p.id != president)
-        .map(|p| game.percent_held(p.id, buying))
+        .map(|p| game.percent_held(p.id, c))
         .max()
         .unwrap_or(0);
-    game.percent_held(president, buying) >= pct + others
+    game.percent_held(president, c) >= pct + others
+}
+
+/// Whether an emergency sale of `sold` shares must leave its president in office: always for
+/// the corporation buying the train, for any other where the title says so (reference
+/// `president_swap_concern?`).
+fn keeps_presidency(game: &Game, buying: CorpId, sold: CorpId) -> bool {
+    sold == buying || game.title.operating.emergency_keeps_presidencies
 }
 
 pub(super) fn bankrupt(game: &mut Game, corp: CorpId) -> Result<(), RuleViolation> {

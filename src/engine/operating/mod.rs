@@ -32,9 +32,10 @@ mod trains;
 mod turn;
 
 use crate::action::{Action, Entity};
+use crate::engine::private_lay::{owner_lay, seller_lay};
 use crate::engine::state::{CompanyOwner, TrainOwner};
 use crate::engine::{Game, Round, RuleViolation};
-use crate::ids::{CompanyId, CorpId, HexId, Money, TrainKind};
+use crate::ids::{CompanyId, CorpId, HexId, Money, PlayerId, TrainKind};
 use emergency::{bankrupt, emergency_sell};
 use issue::{issue_share, redeem_share};
 use privates::{assign, buy_company, special_lay, teleport_token};
@@ -56,6 +57,14 @@ pub(crate) enum OrStep {
     Dividend,
     BuyTrain,
     BuyCompany,
+}
+
+impl Game {
+    /// After a player's lay with his private in an operating round, the steps that ask
+    /// nothing are skipped.
+    pub(crate) fn skip_steps_after_private_lay(&mut self) {
+        self.skip_steps();
+    }
 }
 
 impl OrStep {
@@ -110,6 +119,16 @@ pub(crate) struct OperatingRound {
     /// laid on so far: until its last lay nothing else of the turn may happen (reference
     /// special track step, blocking).
     pub(crate) together: Option<(CompanyId, Vec<HexId>)>,
+    /// Whether the operating corporation (or a private it owns) has acted in its turn: until
+    /// then the abilities usable between turns are (reference `current_operator_acted`).
+    pub(crate) operator_acted: bool,
+    /// A private just bought by a corporation whose seller may now lay a tile with it, and the
+    /// seller (1889 ER; reference `TrackLayWhenCompanySold`): until the lay or a pass nothing
+    /// else happens.
+    pub(crate) sold_lay: Option<(CompanyId, PlayerId)>,
+    /// Corporations whose shares the president has sold in this turn's emergency (a title
+    /// selling in blocks allows one sale each).
+    pub(crate) emergency_sold: Vec<CorpId>,
 }
 
 fn or(game: &Game) -> &OperatingRound {
@@ -138,6 +157,9 @@ pub(crate) struct LiftedToken {
 
 impl OperatingRound {
     pub(crate) fn acting(&self, game: &Game) -> Option<Entity> {
+        if let Some((company, _)) = self.sold_lay {
+            return Some(Entity::Company(company));
+        }
         if let Some(c) = self.discarding {
             return Some(Entity::Corporation(c));
         }
@@ -159,6 +181,15 @@ impl OperatingRound {
     pub(crate) fn current(&self) -> Option<CorpId> {
         self.order.get(self.index).copied()
     }
+
+    /// Whether the track step is still ahead or in progress (the reference's
+    /// `ability_blocking_step` is the track step).
+    pub(crate) fn track_ahead(&self) -> bool {
+        matches!(
+            self.step,
+            OrStep::HomeToken | OrStep::IssueShares | OrStep::Track
+        )
+    }
 }
 
 pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolation> {
@@ -171,6 +202,22 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
     // sale.
     if let Some(done) = process_any_time(game, corp, action) {
         return done;
+    }
+    if let Some(done) = process_sold_lay(game, corp, action) {
+        return done;
+    }
+    if let (Entity::Company(company), Action::LayTile { .. }) = (action.entity(), action) {
+        if matches!(game.company(company).owner, CompanyOwner::Player(_)) {
+            return lay_by_owner(game, company, action);
+        }
+    }
+    let acts_for_operator = match action.entity() {
+        Entity::Corporation(c) => c == corp,
+        Entity::Company(c) => game.company(c).owner == CompanyOwner::Corporation(corp),
+        Entity::Player(_) => false,
+    };
+    if acts_for_operator {
+        or_mut(game).operator_acted = true;
     }
     check_lays_together(game, action)?;
     if let Some(done) = process_company_purchase(game, corp, action) {
@@ -228,6 +275,61 @@ fn process_any_time(
     None
 }
 
+/// The seller's lay with a private just bought (1889 ER), or his pass: nothing else may come
+/// first.
+fn process_sold_lay(
+    game: &mut Game,
+    corp: CorpId,
+    action: &Action,
+) -> Option<Result<(), RuleViolation>> {
+    let (company, seller) = or(game).sold_lay?;
+    let result = match action {
+        Action::LayTile {
+            entity: Entity::Company(c),
+            hex,
+            tile,
+            rotation,
+        } if *c == company => seller_lay(game, company, seller, (*hex, *tile, *rotation)),
+        Action::Pass {
+            entity: Entity::Company(c),
+        } if *c == company => {
+            game.companies[usize::from(company.0)].uses_left = 0;
+            Ok(())
+        }
+        _ => Err(RuleViolation::WrongStep {
+            action: action.type_name(),
+            step: "seller's lay",
+            allowed: format!(
+                "lay_tile or pass by {} (for {}, who sold it)",
+                game.title.company(company).sym,
+                game.player(seller).name
+            ),
+        }),
+    };
+    if result.is_ok() {
+        or_mut(game).sold_lay = None;
+        if or(game).step == OrStep::BuyCompany && !game.company_step_waits(corp) {
+            game.next_or_step();
+        }
+        game.skip_steps();
+    }
+    Some(result)
+}
+
+/// A lay a player makes with a private he owns (1889 MF).
+fn lay_by_owner(game: &mut Game, company: CompanyId, action: &Action) -> Result<(), RuleViolation> {
+    let Action::LayTile {
+        hex,
+        tile,
+        rotation,
+        ..
+    } = action
+    else {
+        unreachable!("called for lay_tile only");
+    };
+    owner_lay(game, company, *hex, *tile, *rotation)
+}
+
 /// While a private's lays must be made together, nothing else may be done.
 fn check_lays_together(game: &Game, action: &Action) -> Result<(), RuleViolation> {
     let Some((company, _)) = &or(game).together else {
@@ -278,6 +380,9 @@ fn process_company_purchase(
     if let Err(e) = buy_company(game, corp, *company, *price) {
         return Some(Err(e));
     }
+    if or(game).sold_lay.is_some() {
+        return Some(Ok(()));
+    }
     if or(game).step == OrStep::BuyCompany && !game.company_step_waits(corp) {
         game.next_or_step();
     }
@@ -289,11 +394,13 @@ fn process_company_purchase(
 /// (the reference's `DiscardTrain` step), a token lifted by a lay is put back.
 fn process_pending(game: &mut Game, action: &Action) -> Option<Result<(), RuleViolation>> {
     if let Some(discarding) = or(game).discarding {
+        // Every corporation over its limit may discard, in any order: the reference's step
+        // waits for the first in its list but takes any of them (`crowded_corps`).
         return Some(match action {
             Action::DiscardTrain {
                 entity: Entity::Corporation(c),
                 train,
-            } if *c == discarding => discard_train(game, discarding, *train),
+            } if game.over_train_limit(*c) => discard_train(game, *c, *train),
             _ => Err(RuleViolation::WrongStep {
                 action: action.type_name(),
                 step: "discard train",

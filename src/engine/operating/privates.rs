@@ -8,8 +8,9 @@ use super::track::{lay_tile_with, LayBy};
 use super::{or, or_mut, pay_corp, OrStep};
 use crate::action::Action;
 use crate::engine::map::LayRequest;
+use crate::engine::private_lay::PlayerLayAbility;
 use crate::engine::state::CompanyOwner;
-use crate::engine::title::{Ability, CompanyDef};
+use crate::engine::title::{Ability, AbilityTime};
 use crate::engine::{Game, RuleViolation};
 use crate::ids::{CompanyId, CorpId, HexId, Money, Rotation, TileId};
 
@@ -27,7 +28,7 @@ impl Game {
                     matches!(self.company(c).owner, CompanyOwner::Player(_))
                         && !self.company(c).closed
                         && !self.company_no_buy(c)
-                        && Money((self.title.company(c).value.0 + 1) / 2) <= cash
+                        && Money((self.company(c).value.0 + 1) / 2) <= cash
                 });
             if any {
                 return true;
@@ -37,9 +38,10 @@ impl Game {
         // yet assigned) keeps the step open; track-timed lays and CdH's teleport do not.
         self.corp(corp).companies.iter().any(|c| {
             !self.company(*c).closed
-                && self.title.company(*c).abilities.iter().any(|a| match a {
-                    Ability::TileLay { when: Some(w), .. } => {
-                        w == "owning_corp_or_turn" && self.company(*c).uses_left > 0
+                && self.company_abilities(*c).iter().any(|a| match a {
+                    Ability::TileLay { when, .. } => {
+                        when.contains(&AbilityTime::OwningCorpOrTurn)
+                            && self.company(*c).uses_left > 0
                     }
                     Ability::AssignHex { .. } => true,
                     _ => false,
@@ -48,11 +50,11 @@ impl Game {
     }
 
     pub(crate) fn company_no_buy(&self, company: CompanyId) -> bool {
-        self.title
-            .company(company)
-            .abilities
-            .iter()
-            .any(|a| matches!(a, Ability::NoBuy))
+        self.company(company).neutered
+            || self
+                .company_abilities(company)
+                .iter()
+                .any(|a| matches!(a, Ability::NoBuy))
     }
 }
 
@@ -60,10 +62,14 @@ impl Game {
 /// private closes.
 pub(super) fn assign(game: &mut Game, company: CompanyId, hex: HexId) -> Result<(), RuleViolation> {
     let def = game.title.company(company);
-    let Some(hexes) = def.abilities.iter().find_map(|a| match a {
-        Ability::AssignHex { hexes, .. } => Some(hexes.clone()),
-        _ => None,
-    }) else {
+    let Some(hexes) = game
+        .company_abilities(company)
+        .iter()
+        .find_map(|a| match a {
+            Ability::AssignHex { hexes, .. } => Some(hexes.clone()),
+            _ => None,
+        })
+    else {
         return Err(RuleViolation::Company(format!(
             "{} has no marker to assign",
             def.sym
@@ -107,7 +113,7 @@ pub(super) fn special_lay(
     rotation: Rotation,
 ) -> Result<(), RuleViolation> {
     let def = game.title.company(company);
-    let Some(ability) = LayAbility::of(def) else {
+    let Some(ability) = LayAbility::of(game.company_abilities(company)) else {
         return Err(RuleViolation::Company(format!(
             "{} cannot lay tiles",
             def.sym
@@ -196,11 +202,12 @@ impl LayAbility {
     /// are extra; BoW's is one of the corporation's normal lays without terrain; CdH's
     /// teleport is the corporation's lay for the turn, pays the terrain and is followed by
     /// a free station token there.
-    fn of(def: &CompanyDef) -> Option<LayAbility> {
+    fn of(abilities: &[Ability]) -> Option<LayAbility> {
         let mut first = None;
         let mut together = None;
         let mut track_timed = false;
-        let (hexes, tiles, kind) = def.abilities.iter().find_map(|a| match a {
+        let (hexes, tiles, kind) = abilities.iter().find_map(|a| match a {
+            a @ Ability::TileLay { .. } if !a.is_corporation_lay() => None,
             Ability::TileLay {
                 hexes,
                 tiles,
@@ -215,7 +222,7 @@ impl LayAbility {
                 ..
             } => Some((
                 {
-                    track_timed = when.as_deref() == Some("track");
+                    track_timed = when.contains(&AbilityTime::Track);
                     first = first_hex.as_ref().map(|h| (h.clone(), *count));
                     together = (*must_lay_together && !*consumes_tile_lay).then_some(*count);
                     hexes.clone()
@@ -407,14 +414,15 @@ fn extra_lay(
         phase_colours: &colours,
         blocked_hexes: &[],
         check_connectivity: connected,
-        new_track_rule: false,
+        corporation_lay: false,
     };
     let outcome = game
         .board
         .check_lay(game.title.map, &request)
         .map_err(|e| RuleViolation::Track(e.to_string()))?;
     if !free {
-        pay_corp(game, corp, outcome.cost)?;
+        let cost = game.terrain_cost(corp, hex, outcome.cost);
+        pay_corp(game, corp, cost)?;
     }
     game.lay_checked(corp, hex, tile, rotation);
     Ok(())
@@ -481,7 +489,7 @@ pub(super) fn buy_company(
             "{sym} cannot be bought by a corporation"
         )));
     }
-    let value = game.title.company(company).value;
+    let value = game.company(company).value;
     let (min, max) = (Money((value.0 + 1) / 2), Money(value.0 * 2));
     if price < min || price > max {
         return Err(RuleViolation::Company(format!(
@@ -500,5 +508,9 @@ pub(super) fn buy_company(
     game.player_mut(seller).companies.retain(|c| *c != company);
     game.corp_mut(corp).companies.push(company);
     game.companies[company.0 as usize].owner = CompanyOwner::Corporation(corp);
+    let abilities = game.company_abilities(company);
+    if PlayerLayAbility::sellers(abilities).is_some() && game.company(company).uses_left > 0 {
+        or_mut(game).sold_lay = Some((company, seller));
+    }
     Ok(())
 }

@@ -10,8 +10,8 @@ use crate::engine::map::{
     SearchError, SearchLimits, TrainRoute, TrainSpec,
 };
 use crate::engine::title::Ability;
-use crate::engine::{Game, RuleViolation};
-use crate::ids::{CorpId, HexId, Money};
+use crate::engine::{DeviationKind, Game, RuleViolation};
+use crate::ids::{CorpId, HexId, Money, TrainId};
 
 impl Game {
     pub(super) fn route_step_waits(&mut self, corp: CorpId) -> bool {
@@ -62,10 +62,36 @@ pub(super) fn run_routes(
             )));
         }
     }
+    // Routes an older log states by their hexes: split into connections; one that no legal
+    // route matches earns what the log states, as in 18xx.games, with a deviation.
+    let mut checked: Vec<RouteSpec> = Vec::with_capacity(routes.len());
+    let mut trusted = Money::ZERO;
+    for (r, resolved) in routes.iter().zip(game.resolve_walks(corp, routes)) {
+        match (resolved, r.revenue) {
+            (Ok(spec), _) => checked.push(spec),
+            (Err(verdict), Some(stated)) => {
+                trusted += stated;
+                game.deviate(
+                    DeviationKind::UncheckedRoute,
+                    format!(
+                        "{}'s {} earns the stated {stated} on {} ({verdict})",
+                        game.title.corp(corp).sym,
+                        game.train_name(r.train),
+                        r.walk
+                            .iter()
+                            .map(|h| h.to_string())
+                            .collect::<Vec<_>>()
+                            .join("-")
+                    ),
+                );
+            }
+            (Err(verdict), None) => return Err(verdict),
+        }
+    }
     let revenues: Vec<Money> = game
-        .run_revenues(corp, routes)
+        .run_revenues(corp, &checked)
         .map_err(|e| RuleViolation::Route(e.to_string()))?;
-    for (r, computed) in routes.iter().zip(&revenues) {
+    for (r, computed) in checked.iter().zip(&revenues) {
         if let Some(stated) = r.revenue {
             if stated != *computed {
                 return Err(RuleViolation::ValueMismatch {
@@ -81,7 +107,7 @@ pub(super) fn run_routes(
             t.operated = true;
         }
     }
-    or_mut(game).revenue = revenues.iter().copied().sum();
+    or_mut(game).revenue = revenues.iter().copied().sum::<Money>() + trusted;
     Ok(())
 }
 
@@ -144,13 +170,7 @@ impl Game {
         corp: CorpId,
         routes: &[RouteSpec],
     ) -> Result<Vec<Money>, RouteError> {
-        let trains: Vec<TrainRoute<'_>> = routes
-            .iter()
-            .map(|r| TrainRoute {
-                spec: r,
-                distance: u32::from(self.title.train(r.train.kind).distance),
-            })
-            .collect();
+        let trains: Vec<TrainRoute<'_>> = routes.iter().map(|r| self.train_route(r)).collect();
         let setup = self.run_setup(corp);
         Ok(self
             .board
@@ -164,6 +184,97 @@ impl Game {
             .into_iter()
             .map(|r| r.revenue)
             .collect())
+    }
+
+    /// A route with what its train may count and earn.
+    pub fn train_route<'r>(&self, spec: &'r RouteSpec) -> TrainRoute<'r> {
+        let search = self.train_spec(spec.train);
+        TrainRoute {
+            spec,
+            distance: search.distance,
+            diesel: search.diesel,
+        }
+    }
+
+    /// A train as the route search takes it: what it counts, whether it earns diesel values
+    /// (the reference's `route_base_revenue` asks for a train named D).
+    pub fn train_spec(&self, train: TrainId) -> TrainSpec {
+        let def = self.title.train(train.kind);
+        TrainSpec {
+            train,
+            distance: u32::from(def.distance),
+            diesel: def.name == "D",
+        }
+    }
+
+    /// The routes with each walk (a route as an older log states it, see
+    /// [`RouteSpec::walk`]) split into connections: the first split, trying the routes in
+    /// order, that the run check accepts with the revenue the log states, if it states one.
+    /// Routes with connections are kept as they are. A walk no split resolves gives the
+    /// verdict on its first split (or on the walk, if none matches track) instead.
+    pub fn resolve_walks(
+        &self,
+        corp: CorpId,
+        routes: &[RouteSpec],
+    ) -> Vec<Result<RouteSpec, RuleViolation>> {
+        const SPLITS: usize = 64;
+        let mut out: Vec<Result<RouteSpec, RuleViolation>> = Vec::with_capacity(routes.len());
+        for r in routes {
+            if r.walk.is_empty() {
+                out.push(Ok(r.clone()));
+                continue;
+            }
+            let resolved: Vec<RouteSpec> = out.iter().filter_map(|x| x.clone().ok()).collect();
+            let mut first_failure = None;
+            let mut chosen = None;
+            for connections in self.board.split_walk(self.title.map, &r.walk, SPLITS) {
+                let candidate = RouteSpec {
+                    connections,
+                    walk: Vec::new(),
+                    ..r.clone()
+                };
+                let mut trial = resolved.clone();
+                trial.push(candidate.clone());
+                let verdict = match self.run_revenues(corp, &trial) {
+                    Ok(revenues) => {
+                        let computed = revenues[revenues.len() - 1];
+                        match r.revenue {
+                            Some(stated) if stated != computed => {
+                                Err(RuleViolation::ValueMismatch {
+                                    what: "route revenue",
+                                    recorded: stated.to_string(),
+                                    expected: computed.to_string(),
+                                })
+                            }
+                            _ => Ok(()),
+                        }
+                    }
+                    Err(e) => Err(RuleViolation::Route(e.kind.to_string())),
+                };
+                match verdict {
+                    Ok(()) => {
+                        chosen = Some(candidate);
+                        break;
+                    }
+                    Err(e) => {
+                        first_failure.get_or_insert(e);
+                    }
+                }
+            }
+            out.push(chosen.ok_or_else(|| {
+                first_failure.unwrap_or_else(|| {
+                    RuleViolation::Route(format!(
+                        "no track walks {} from stop to stop",
+                        r.walk
+                            .iter()
+                            .map(|h| h.to_string())
+                            .collect::<Vec<_>>()
+                            .join("-")
+                    ))
+                })
+            }));
+        }
+        out
     }
 
     /// The best run of `trains` for `corp` on the current board and phase, by the same run
@@ -190,9 +301,7 @@ impl Game {
             .iter()
             .filter(|(_, owner, _)| *owner == corp)
             .filter_map(|(company, _, hex)| {
-                self.title
-                    .company(*company)
-                    .abilities
+                self.company_abilities(*company)
                     .iter()
                     .find_map(|a| match a {
                         Ability::AssignHex { bonus, .. } => Some((*hex, *bonus)),
@@ -209,17 +318,13 @@ impl Game {
             if self.company(*c).closed {
                 return None;
             }
-            self.title
-                .company(*c)
-                .abilities
-                .iter()
-                .find_map(|a| match a {
-                    Ability::Shannon { hexes } => match hexes.as_slice() {
-                        [a, b] => Some([a.parse().ok()?, b.parse().ok()?]),
-                        _ => None,
-                    },
+            self.company_abilities(*c).iter().find_map(|a| match a {
+                Ability::Shannon { hexes } => match hexes.as_slice() {
+                    [a, b] => Some([a.parse().ok()?, b.parse().ok()?]),
                     _ => None,
-                })
+                },
+                _ => None,
+            })
         })
     }
 }

@@ -168,6 +168,29 @@ pub(super) fn place_token(
 }
 
 impl Game {
+    /// Places the home token of every corporation of the operating round that has none down
+    /// yet, in operating order, before any of them operates (reference `Round::Operating#setup`
+    /// with `HOME_TOKEN_TIMING = :operating_round`).
+    pub(super) fn place_home_tokens_of_round(&mut self) {
+        for corp in or(self).order.clone() {
+            let placed =
+                self.title.corp(corp).tokens.len() - usize::from(self.corp(corp).tokens_unused);
+            if placed > 0 {
+                continue;
+            }
+            let Some(home) = self.title.corp(corp).home else {
+                continue;
+            };
+            if self
+                .board
+                .place_home_token(self.title.map, corp, home)
+                .is_ok()
+            {
+                self.corp_mut(corp).tokens_unused -= 1;
+            }
+        }
+    }
+
     /// Places a started corporation's home token at once, for titles that do so at par.
     pub(crate) fn place_home_token_at_par(&mut self, corp: CorpId) {
         if self.title.home_token_timing != HomeTokenTiming::Par {

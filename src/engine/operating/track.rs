@@ -5,7 +5,7 @@
 use super::{or, or_mut, pay_corp, LiftedToken};
 use crate::engine::map::LayRequest;
 use crate::engine::state::CompanyOwner;
-use crate::engine::title::Ability;
+use crate::engine::title::{Ability, AbilityTime};
 use crate::engine::{Game, Round, RuleViolation};
 use crate::ids::{CompanyId, CorpId, HexId, Money, Rotation, TileId};
 
@@ -15,7 +15,10 @@ impl Game {
     pub(super) fn track_step_waits(&self, corp: CorpId) -> bool {
         // Reference `Tracker#can_lay_tile?`: a track-timed lay ability of the corporation's own
         // private, or one it could buy now, keeps the step open.
-        if self.has_track_ability(corp) || self.could_buy_track_private(corp) {
+        if self.has_track_ability(corp)
+            || self.could_buy_track_private(corp)
+            || self.president_has_track_lay(corp)
+        {
             return true;
         }
         let lays = &or(self).lays;
@@ -32,14 +35,14 @@ impl Game {
     }
 
     fn is_track_lay_ability(ability: &Ability) -> bool {
-        matches!(ability, Ability::TileLay { when: Some(w), .. } if w == "track")
+        matches!(ability, Ability::TileLay { when, .. } if when.contains(&AbilityTime::Track))
     }
 
     fn has_track_ability(&self, corp: CorpId) -> bool {
         self.corp(corp).companies.iter().any(|c| {
             !self.company(*c).closed
                 && self.company(*c).uses_left > 0
-                && self.title.company(*c).abilities.iter().any(|a| {
+                && self.company_abilities(*c).iter().any(|a| {
                     Self::is_track_lay_ability(a)
                         && !matches!(
                             a,
@@ -52,6 +55,23 @@ impl Game {
         })
     }
 
+    /// Whether the corporation's president owns a private whose lay he may make in its track
+    /// step (1889 MF): the reference counts such an ability among the corporation's own
+    /// (`Corporation#all_abilities` adds the president's `owning_player` ones), so the step
+    /// waits for it, or for a pass.
+    fn president_has_track_lay(&self, corp: CorpId) -> bool {
+        let Some(president) = self.corp(corp).president else {
+            return false;
+        };
+        self.player(president).companies.iter().any(|&c| {
+            let state = self.company(c);
+            !state.closed
+                && state.uses_left > 0
+                && crate::engine::private_lay::PlayerLayAbility::owners(self.company_abilities(c))
+                    .is_some_and(|a| a.when.contains(&AbilityTime::OwningPlayerTrack))
+        })
+    }
+
     fn could_buy_track_private(&self, corp: CorpId) -> bool {
         self.companies_buyable()
             && (0..self.companies.len())
@@ -60,11 +80,9 @@ impl Game {
                     matches!(self.company(c).owner, CompanyOwner::Player(_))
                         && !self.company(c).closed
                         && !self.company_no_buy(c)
-                        && Money((self.title.company(c).value.0 + 1) / 2) <= self.corp(corp).cash
+                        && Money((self.company(c).value.0 + 1) / 2) <= self.corp(corp).cash
                         && self
-                            .title
-                            .company(c)
-                            .abilities
+                            .company_abilities(c)
                             .iter()
                             .any(Self::is_track_lay_ability)
                 })
@@ -73,14 +91,10 @@ impl Game {
     /// The fee for an upgrade as a later tile action, when a private allows it (William Dargan).
     fn second_upgrade_fee(&self, corp: CorpId) -> Option<Money> {
         self.corp(corp).companies.iter().find_map(|c| {
-            self.title
-                .company(*c)
-                .abilities
-                .iter()
-                .find_map(|a| match a {
-                    Ability::SecondUpgrade { cost } if !self.company(*c).closed => Some(*cost),
-                    _ => None,
-                })
+            self.company_abilities(*c).iter().find_map(|a| match a {
+                Ability::SecondUpgrade { cost } if !self.company(*c).closed => Some(*cost),
+                _ => None,
+            })
         })
     }
 
@@ -93,7 +107,7 @@ impl Game {
             if c.closed || matches!(c.owner, CompanyOwner::Corporation(_)) {
                 continue;
             }
-            for a in &self.title.companies[i].abilities {
+            for a in self.company_abilities(CompanyId(i as u8)) {
                 if let Ability::BlocksHexes { hexes } = a {
                     out.extend(hexes.iter().filter_map(|h| h.parse::<HexId>().ok()));
                 }
@@ -159,7 +173,7 @@ pub(super) fn lay_tile_with(
         phase_colours: &colours,
         blocked_hexes: &blocked,
         check_connectivity: true,
-        new_track_rule: by == LayBy::Corporation,
+        corporation_lay: by == LayBy::Corporation,
     };
     let outcome = game
         .board
@@ -172,7 +186,7 @@ pub(super) fn lay_tile_with(
         }) {
         Money::ZERO
     } else {
-        outcome.cost
+        game.terrain_cost(corp, hex, outcome.cost)
     };
     pay_corp(game, corp, fee + terrain)?;
     game.lay_checked(corp, hex, tile, rotation);
@@ -181,6 +195,45 @@ pub(super) fn lay_tile_with(
 }
 
 impl Game {
+    /// The terrain `corp` pays to lay on `hex`: `cost` less the discounts of its privates for
+    /// exactly the hex's terrain (1889 SMR: mountains without a river; the reference's
+    /// `TileDiscount` matches the terrain list exactly by default), never below zero.
+    pub(crate) fn terrain_cost(&self, corp: CorpId, hex: HexId, cost: Money) -> Money {
+        let map = self.title.map;
+        let Some(index) = map.hex_index(hex) else {
+            return cost;
+        };
+        let mut terrain = self.board.tile_def(map, index).terrain.clone();
+        terrain.sort();
+        terrain.dedup();
+        let discount: Money = self
+            .corp(corp)
+            .companies
+            .iter()
+            .filter(|c| !self.company(**c).closed)
+            .flat_map(|c| self.company_abilities(*c))
+            .filter_map(|a| match a {
+                Ability::TileDiscount {
+                    discount,
+                    terrain: t,
+                } if terrain.len() == 1 && terrain[0] == *t => Some(*discount),
+                _ => None,
+            })
+            .sum();
+        Money((cost.0 - discount.0).max(0))
+    }
+
+    /// Lays a tile a player's private lay has checked (no tile action of a corporation).
+    pub(crate) fn lay_by_private(
+        &mut self,
+        corp: CorpId,
+        hex: HexId,
+        tile: TileId,
+        rotation: Rotation,
+    ) {
+        self.lay_checked(corp, hex, tile, rotation);
+    }
+
     /// Which tile action of the turn the next lay is, and what it may be and cost: the fee
     /// for a lay (`upgrade` false) or an upgrade, or why the corporation may not make it.
     pub(crate) fn tile_action_fee(
@@ -216,7 +269,7 @@ impl Game {
     /// Lays a tile already checked for `corp`; tokens lifted from a multi-city tile are put
     /// back in order, each by `corp` (18xx.games lets the operating corporation choose the city
     /// of every lifted token, its own or another's).
-    pub(super) fn lay_checked(
+    pub(crate) fn lay_checked(
         &mut self,
         corp: CorpId,
         hex: HexId,

@@ -365,6 +365,9 @@ fn source_price(
         TrainOwner::Reserve => Err(RuleViolation::Train(format!(
             "train {name} is a reserve train, not yet in play"
         ))),
+        TrainOwner::Exported => Err(RuleViolation::Train(format!(
+            "train {name} was exported at the end of a set of operating rounds"
+        ))),
     }
 }
 
@@ -406,7 +409,7 @@ impl Game {
         }
     }
 
-    pub(super) fn set_train_owner(&mut self, id: TrainId, owner: TrainOwner) {
+    pub(crate) fn set_train_owner(&mut self, id: TrainId, owner: TrainOwner) {
         self.pool_train_order.retain(|t| *t != id);
         if owner == TrainOwner::Pool {
             self.pool_train_order.push(id);
@@ -419,7 +422,7 @@ impl Game {
     /// The corporations in the order of the reference's corporation list: a charter order the
     /// title's setup drew first (the reference draws the order of its list), then the others
     /// as the title lists them (where the reference appends them).
-    fn corporations_in_reference_order(&self) -> Vec<CorpId> {
+    pub(crate) fn corporations_in_reference_order(&self) -> Vec<CorpId> {
         let mut order: Vec<CorpId> = self
             .resolved_setup
             .as_ref()
@@ -441,6 +444,11 @@ impl Game {
 
     /// The first corporation above its train limit must discard (reference `crowded_corps`,
     /// in the order of its corporation list).
+    /// Whether the corporation holds more trains than its limit.
+    pub(crate) fn over_train_limit(&self, corp: CorpId) -> bool {
+        self.corp(corp).trains.len() > self.train_limit(corp)
+    }
+
     pub(super) fn check_train_limits(&mut self) {
         let over = self
             .corporations_in_reference_order()

@@ -33,8 +33,14 @@ impl Game {
             teleport: None,
             pending_tokens: Vec::new(),
             together: None,
+            operator_acted: false,
+            sold_lay: None,
+            emergency_sold: Vec::new(),
         });
         self.pay_private_revenue();
+        if self.title.home_token_timing == HomeTokenTiming::OperatingRound {
+            self.place_home_tokens_of_round();
+        }
         for t in &mut self.trains {
             t.operated = false;
         }
@@ -60,6 +66,8 @@ impl Game {
             o.lays.clear();
             o.last_share_sold_price = None;
             o.teleport = None;
+            o.operator_acted = false;
+            o.emergency_sold.clear();
             if !self.corp(corp).operated {
                 self.corp_mut(corp).operated = true;
                 // Titles placing home tokens at par, and corporations without a fixed home,
@@ -84,6 +92,7 @@ impl Game {
                 return;
             }
             if or(self).discarding.is_some()
+                || or(self).sold_lay.is_some()
                 || !or(self).pending_tokens.is_empty()
                 || or(self).together.is_some()
             {
@@ -168,6 +177,7 @@ impl Game {
         let hooks = self.title.hooks;
         if !hooks.start_round_after_operating_set(self, round_num) {
             self.turn += 1;
+            self.export_train();
             self.start_stock_round();
         }
     }

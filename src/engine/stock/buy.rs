@@ -8,7 +8,7 @@ use super::{sr, sr_mut, TurnAction};
 use crate::action::MarketCell;
 use crate::engine::shares::Holder;
 use crate::engine::state::CompanyOwner;
-use crate::engine::title::{Ability, Capitalization, CorpKind};
+use crate::engine::title::{Ability, Capitalization, CorpKind, ShareSource};
 use crate::engine::{Game, RuleViolation};
 use crate::ids::{CompanyId, CorpId, Money, Percent, PlayerId, ShareId};
 
@@ -118,8 +118,15 @@ impl Game {
                     self.share_percent(ShareId { corp: c, index: 0 }),
                     false,
                 )
-                && self.player(player).cash.0 >= cheapest_par.0 * 2
+                && self.player(player).cash >= self.president_certificate_cost(c, cheapest_par)
         })
+    }
+
+    /// What the president's certificate costs at this par price: the price per share it
+    /// counts (two; three in 18Chesapeake's two-player game).
+    pub(super) fn president_certificate_cost(&self, corp: CorpId, par: Money) -> Money {
+        let pct = i64::from(self.share_percent(ShareId { corp, index: 0 }));
+        Money(par.0 * pct / i64::from(self.normal_share_percent(corp)))
     }
 
     pub(super) fn can_buy_any(&self, player: PlayerId) -> bool {
@@ -203,7 +210,8 @@ pub(super) fn par(
         )));
     }
     game.check_par_cell(cell)?;
-    let cost = Money(cell.price.0 * 2);
+    let pct = game.share_percent(ShareId { corp, index: 0 });
+    let cost = game.president_certificate_cost(corp, cell.price);
     if game.player(player).cash < cost {
         return Err(RuleViolation::InsufficientCash {
             who: game.player(player).name.clone(),
@@ -211,7 +219,6 @@ pub(super) fn par(
             needed: cost,
         });
     }
-    let pct = game.share_percent(ShareId { corp, index: 0 });
     if !game.can_gain(player, corp, pct, false) {
         return Err(RuleViolation::Shares(format!(
             "{} is at the certificate limit of {}",
@@ -334,10 +341,13 @@ pub(super) fn buy(
             game.cert_limit()
         )));
     }
-    game.player_mut(player).cash -= price;
-    game.receive_share_payment(corp, from, price);
-    game.transfer_shares(corp, shares, from, Holder::Player(player), pct);
-    game.check_float(corp);
+    let hooks = game.title.hooks;
+    if hooks.share_purchase(game, player, shares) {
+        game.player_mut(player).cash -= price;
+        game.receive_share_payment(corp, from, price);
+        game.transfer_shares(corp, shares, from, Holder::Player(player), pct);
+        game.check_float(corp);
+    }
     let s = sr_mut(game);
     s.current.push(TurnAction::Buy(corp));
     if !from_pool {
@@ -390,10 +400,16 @@ pub(crate) fn exchange(
     shares: &[ShareId],
 ) -> Result<(), RuleViolation> {
     let def = game.title.company(company);
-    let Some(target) = def.abilities.iter().find_map(|a| match a {
-        Ability::Exchange { corporation } => game.title.corp_by_sym(corporation),
-        _ => None,
-    }) else {
+    let Some((target, sources)) = game
+        .company_abilities(company)
+        .iter()
+        .find_map(|a| match a {
+            Ability::Exchange { corporation, from } => {
+                Some((game.title.corp_by_sym(corporation)?, from.as_slice()))
+            }
+            _ => None,
+        })
+    else {
         return Err(RuleViolation::Company(format!(
             "{} has no exchange ability",
             def.sym
@@ -421,13 +437,20 @@ pub(crate) fn exchange(
             def.sym
         )));
     }
+    let allowed = |source: ShareSource| sources.is_empty() || sources.contains(&source);
     let from = match game.holder_of(*share) {
-        Some(h @ (Holder::Ipo(_) | Holder::Pool)) => h,
+        Some(h @ Holder::Ipo(_)) if allowed(ShareSource::Ipo) => h,
+        Some(h @ Holder::Pool) if allowed(ShareSource::Market) => h,
         _ => {
+            let whence = match sources {
+                [ShareSource::Ipo] => "the IPO",
+                [ShareSource::Market] => "the market",
+                _ => "the IPO or the market",
+            };
             return Err(RuleViolation::Company(format!(
-                "{sym}_{} is not in the IPO or the market",
-                share.index
-            )))
+                "{} is exchanged for a {sym} share from {whence}; {sym}_{} is not there",
+                def.sym, share.index
+            )));
         }
     };
     let pct = game.share_percent(*share);

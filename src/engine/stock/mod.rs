@@ -21,6 +21,7 @@ mod sell;
 
 use crate::action::{Action, BidTarget, Entity};
 use crate::engine::market::MarketMove;
+use crate::engine::title::SellBuyOrder;
 use crate::engine::{Game, Round, RuleViolation};
 use crate::ids::{CorpId, Money, PlayerId};
 use buy::{buy, choose_home, par};
@@ -34,7 +35,7 @@ pub(crate) use sell::{check_sale, sell_to_pool};
 enum TurnAction {
     Buy(CorpId),
     Par,
-    Sell,
+    Sell(CorpId),
     /// A private bought from another player.
     BuyPrivate,
 }
@@ -54,11 +55,18 @@ pub(crate) struct StockRound {
     minor_started: bool,
     /// A corporation just started that must choose its home city.
     pending_home: Option<CorpId>,
+    /// A corporation above its train limit since a train left the depot between rounds
+    /// (18Chesapeake's export): corporations over the limit discard before anything else
+    /// (reference: the stock round's `DiscardTrain` step).
+    discarding: Option<CorpId>,
 }
 
 impl StockRound {
     /// The entity to act: a corporation choosing its home, or a player.
     pub(crate) fn acting_entity(&self, game: &Game) -> Option<Entity> {
+        if let Some(c) = self.discarding {
+            return Some(Entity::Corporation(c));
+        }
         if let Some(c) = self.pending_home {
             return Some(Entity::Corporation(c));
         }
@@ -76,7 +84,44 @@ impl StockRound {
     }
 
     fn sold(&self) -> bool {
-        self.current.contains(&TurnAction::Sell)
+        self.current
+            .iter()
+            .any(|a| matches!(a, TurnAction::Sell(_)))
+    }
+
+    /// Whether the corporation's shares were sold earlier in this turn.
+    fn sold_in_turn(&self, corp: CorpId) -> bool {
+        self.current.contains(&TurnAction::Sell(corp))
+    }
+
+    /// Whether the title's order of selling and buying lets the turn sell now (reference
+    /// `can_sell_order?`).
+    fn sale_order_allows(&self, order: SellBuyOrder) -> bool {
+        match order {
+            SellBuyOrder::SellBuySell => true,
+            SellBuyOrder::SellBuy => !self.bought(),
+            // The reference's test: the turn's actions are of exactly two kinds and the last
+            // is a purchase (sold, then bought).
+            SellBuyOrder::SellBuyOrBuySell => {
+                let mut kinds: Vec<u8> = self
+                    .current
+                    .iter()
+                    .map(|a| match a {
+                        TurnAction::Sell(_) => 0,
+                        TurnAction::Buy(_) => 1,
+                        TurnAction::Par => 2,
+                        TurnAction::BuyPrivate => 3,
+                    })
+                    .collect();
+                kinds.sort_unstable();
+                kinds.dedup();
+                let last_is_purchase = self
+                    .current
+                    .last()
+                    .is_some_and(|a| !matches!(a, TurnAction::Sell(_)));
+                !(kinds.len() == 2 && last_is_purchase)
+            }
+        }
     }
 
     /// The minor being auctioned and its highest bid, while an auction runs.
@@ -124,7 +169,48 @@ fn sr_mut(game: &mut Game) -> &mut StockRound {
     }
 }
 
+/// A discard by a corporation over its train limit, which comes first in the round.
+fn discard(game: &mut Game, action: &Action) -> Result<(), RuleViolation> {
+    let Action::DiscardTrain {
+        entity: Entity::Corporation(corp),
+        train,
+    } = action
+    else {
+        let waiting = sr(game).discarding.map(|c| game.title.corp(c).sym.clone());
+        return Err(RuleViolation::WrongStep {
+            action: action.type_name(),
+            step: "discard train",
+            allowed: format!("discard_train by {}", waiting.unwrap_or_default()),
+        });
+    };
+    if !game.over_train_limit(*corp) {
+        return Err(RuleViolation::Train(format!(
+            "{} is not over its train limit",
+            game.title.corp(*corp).sym
+        )));
+    }
+    if !game.corp(*corp).trains.contains(train) {
+        return Err(RuleViolation::Train(format!(
+            "{} does not own train {}",
+            game.title.corp(*corp).sym,
+            game.train_name(*train)
+        )));
+    }
+    game.corp_mut(*corp).trains.retain(|t| t != train);
+    game.set_train_owner(*train, crate::engine::state::TrainOwner::Pool);
+    let next = game.first_over_train_limit();
+    sr_mut(game).discarding = next;
+    Ok(())
+}
+
 impl Game {
+    /// The first corporation over its train limit, in the reference's corporation order.
+    fn first_over_train_limit(&self) -> Option<CorpId> {
+        self.corporations_in_reference_order()
+            .into_iter()
+            .find(|c| !self.corp(*c).closed && self.over_train_limit(*c))
+    }
+
     pub(crate) fn start_stock_round(&mut self) {
         // A stock round in which nobody can act ends at once, and an operating round without
         // corporations too, so the next stock round would start from within this one: with
@@ -140,6 +226,7 @@ impl Game {
             let count = entities(self).len();
             self.round = Round::Stock(StockRound {
                 passed: vec![false; count],
+                discarding: self.first_over_train_limit(),
                 ..StockRound::default()
             });
             self.start_turn();
@@ -217,16 +304,11 @@ impl Game {
                 self.close_corporation(minor);
             }
         }
+        let hooks = self.title.hooks;
         let mut sold_out: Vec<CorpId> = (0..self.corps.len())
             .map(|i| CorpId(i as u8))
             .filter(|c| self.corp(*c).floated && self.corp(*c).share_price.is_some())
-            .filter(|c| {
-                self.players
-                    .iter()
-                    .map(|p| self.percent_held(p.id, *c) as u32)
-                    .sum::<u32>()
-                    == 100
-            })
+            .filter(|c| hooks.sold_out(self, *c))
             .collect();
         sold_out.sort_by_key(|c| self.operating_key(*c));
         for corp in sold_out {
@@ -249,6 +331,15 @@ impl Game {
         self.start_operating_round(1);
     }
 
+    /// Whether players hold all of a corporation's shares (the generic "sold out").
+    pub(crate) fn all_shares_with_players(&self, corp: CorpId) -> bool {
+        self.players
+            .iter()
+            .map(|p| u32::from(self.percent_held(p.id, corp)))
+            .sum::<u32>()
+            == 100
+    }
+
     pub(crate) fn has_stock_action(&self, player: PlayerId) -> bool {
         // A forced sale is a sale: `must_sell` implies `can_sell_any`, so it is not asked
         // (asking it computed every sale twice, at the start of every stock turn).
@@ -261,9 +352,18 @@ impl Game {
 }
 
 pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolation> {
+    if sr(game).discarding.is_some() {
+        return discard(game, action);
+    }
     if let Entity::Company(company) = action.entity() {
         return match action {
             Action::BuyShares { shares, .. } => exchange(game, company, shares),
+            Action::LayTile {
+                hex,
+                tile,
+                rotation,
+                ..
+            } => crate::engine::private_lay::owner_lay(game, company, *hex, *tile, *rotation),
             _ => Err(RuleViolation::Company(format!(
                 "{} cannot {} in a stock round",
                 game.title.company(company).sym,

@@ -24,12 +24,7 @@ impl Game {
                 let state = &self.companies[c.0 as usize];
                 !state.closed
                     && matches!(state.owner, CompanyOwner::Player(p) if p != player)
-                    && !self
-                        .title
-                        .company(*c)
-                        .abilities
-                        .iter()
-                        .any(|a| matches!(a, Ability::NoBuy))
+                    && !self.company_no_buy(*c)
             })
             .collect()
     }
@@ -90,11 +85,11 @@ pub(super) fn buy_private(
     // free, from wherever it is now; it refuses the purchase when a player holds it (a share
     // is not taken from a player: `BUY_SHARE_FROM_OTHER_PLAYER` is off).
     let mut certificates = Vec::new();
-    for ability in &game.title.company(company).abilities {
+    for ability in game.company_abilities(company) {
         let Ability::Shares { share, .. } = ability else {
             continue;
         };
-        let Some(share) = crate::engine::auction::parse_share(game, share) else {
+        let Some(share) = crate::engine::auction::parse_share(game, company, share) else {
             continue;
         };
         if share.index == 0 {

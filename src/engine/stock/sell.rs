@@ -20,6 +20,7 @@ enum SaleProblem {
     NotStarted(CorpId),
     PoolFull(CorpId, u8),
     NoOtherPresident(CorpId, u8),
+    SoldInTurn(CorpId),
 }
 
 impl SaleProblem {
@@ -31,6 +32,10 @@ impl SaleProblem {
             SaleProblem::PoolFull(c, held) => {
                 format!("the market may hold at most 50% of {}; it holds {held}%", sym(c))
             }
+            SaleProblem::SoldInTurn(c) => format!(
+                "{} was sold earlier in this turn; its shares are sold in one block per turn",
+                sym(c)
+            ),
             SaleProblem::NoOtherPresident(c, pct) => format!(
                 "the president's certificate of {} can only be sold if another player holds at least {pct}%",
                 sym(c)
@@ -57,6 +62,13 @@ impl Game {
         }
         if !self.corp(corp).ipoed {
             return Some(SaleProblem::NotStarted(corp));
+        }
+        if self.title.must_sell_in_blocks {
+            if let Round::Stock(s) = &self.round {
+                if s.sold_in_turn(corp) {
+                    return Some(SaleProblem::SoldInTurn(corp));
+                }
+            }
         }
         if !self.pool_fits(corp, percent) {
             return Some(SaleProblem::PoolFull(corp, self.pool_percent(corp)));
@@ -147,7 +159,7 @@ impl Game {
         if self.turn <= 1 && matches!(self.round, Round::Stock(_)) {
             return false;
         }
-        if self.title.sell_buy_order == SellBuyOrder::SellBuy && sr(self).bought() {
+        if !sr(self).sale_order_allows(self.title.sell_buy_order) {
             return false;
         }
         (0..self.corps.len()).map(|i| CorpId(i as u8)).any(|c| {
@@ -259,14 +271,17 @@ pub(super) fn sell(
     shares: &[ShareId],
     percent: Option<Percent>,
 ) -> Result<(), RuleViolation> {
-    if game.title.sell_buy_order == SellBuyOrder::SellBuy && sr(game).bought() {
-        return Err(RuleViolation::Shares(
-            "shares are sold before buying in this title, not after".into(),
-        ));
+    if !sr(game).sale_order_allows(game.title.sell_buy_order) {
+        return Err(RuleViolation::Shares(match game.title.sell_buy_order {
+            SellBuyOrder::SellBuyOrBuySell => {
+                "a turn may sell then buy, or buy then sell, but not sell again after selling and buying".into()
+            }
+            _ => "shares are sold before buying in this title, not after".into(),
+        }));
     }
     let (corp, pct) = check_sale(game, player, shares, percent)?;
     sr_mut(game).sold.push((player, corp));
     sell_to_pool(game, player, corp, shares, pct);
-    sr_mut(game).current.push(TurnAction::Sell);
+    sr_mut(game).current.push(TurnAction::Sell(corp));
     Ok(())
 }

@@ -164,9 +164,46 @@ pub enum Ability {
         /// DCR: "subject to normal track laying rules"); other extra lays need no connection.
         #[serde(default)]
         connected: bool,
-        /// Usable only in the owner's track step (`track`); otherwise any time in its turn.
+        /// When the lays may be made (the reference's ability `when`); none: any time in the
+        /// owning corporation's turn.
+        #[serde(default, deserialize_with = "one_or_many")]
+        when: Vec<AbilityTime>,
+        /// Who must own the private for the lay: a player (1889 MF: the player lays it
+        /// himself) or a corporation; any owner when absent.
         #[serde(default)]
-        when: Option<String>,
+        owner: Option<OwnerKind>,
+        /// The ability is lost once anyone else lays a tile on one of its hexes while a
+        /// corporation owns the private (18Chesapeake C-P, B&S).
+        #[serde(default)]
+        lost_when_others_lay: bool,
+    },
+    /// The owning corporation pays `discount` less for a tile on a hex whose terrain is
+    /// exactly `terrain` (1889 SMR: mountains without a river).
+    TileDiscount {
+        /// The amount off.
+        discount: Money,
+        /// The terrain.
+        terrain: String,
+    },
+    /// The private's closing rule instead of the close_companies event (1889 UTF): with
+    /// `on_phase` `never` it stays open while its owner is of the given kind.
+    Close {
+        /// The phase that closes it; `never`.
+        on_phase: String,
+        /// The owner for whom the rule holds.
+        #[serde(default)]
+        owner: Option<OwnerKind>,
+    },
+    /// The private's revenue changes when the phase starts, if its owner is of the given kind
+    /// then (1889 UTF: 50 from phase 5 while a player owns it).
+    RevenueChange {
+        /// The new revenue.
+        revenue: Money,
+        /// The phase.
+        on_phase: String,
+        /// The owner for whom it changes.
+        #[serde(default)]
+        owner: Option<OwnerKind>,
     },
     /// The owning corporation places a bonus marker on one of these hexes: its routes stopping
     /// there earn `bonus` more.
@@ -194,14 +231,18 @@ pub enum Ability {
         /// Which tiles.
         tiles: Vec<String>,
     },
-    /// The owner may exchange the private for a share of this corporation (IPO or pool).
+    /// The owner may exchange the private for a share of this corporation.
     Exchange {
         /// The corporation.
         corporation: String,
+        /// Where the share may come from (1889 DR: the IPO only); both when absent.
+        #[serde(default)]
+        from: Vec<ShareSource>,
     },
     /// The buyer receives this certificate.
     Shares {
-        /// The certificate (`GCL_1`).
+        /// The certificate (`GCL_1`), or `random_president`: the president's certificate of a
+        /// corporation drawn at setup (18Chesapeake CV).
         share: String,
         /// For a president's certificate: how the par price is set.
         #[serde(default)]
@@ -209,6 +250,10 @@ pub enum Ability {
         /// The corporation immediately buys the first train of the depot (18Ireland DKR).
         #[serde(default)]
         buys_first_train: bool,
+        /// The private closes when the certificate's corporation buys a train (18Chesapeake
+        /// CV, whose corporation is drawn at setup).
+        #[serde(default)]
+        closes_on_train: bool,
     },
     /// The private closes when this corporation buys its first train.
     CloseOnTrain {
@@ -217,6 +262,69 @@ pub enum Ability {
     },
     /// Corporations may not buy the private.
     NoBuy,
+}
+
+impl Ability {
+    /// A tile lay the owning corporation makes (not one its player owner makes himself, nor
+    /// the seller's lay when it is sold).
+    pub fn is_corporation_lay(&self) -> bool {
+        matches!(self, Ability::TileLay { when, owner, .. }
+            if *owner != Some(OwnerKind::Player) && !when.contains(&AbilityTime::Sold))
+    }
+}
+
+/// When a private's ability may be used (the reference's ability `when` values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AbilityTime {
+    /// In the owning corporation's track step.
+    Track,
+    /// Any time in the owning corporation's turn.
+    OwningCorpOrTurn,
+    /// In the track step of a corporation the owning player presides over.
+    OwningPlayerTrack,
+    /// In an operating round before the operating corporation has acted in its turn.
+    OrBetweenTurns,
+    /// Any time in a stock round.
+    StockRound,
+    /// Once, right after a corporation has bought the private from a player: the seller
+    /// lays (1889 ER).
+    Sold,
+}
+
+/// Who owns a private, for abilities that depend on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OwnerKind {
+    /// A player.
+    Player,
+    /// A corporation.
+    Corporation,
+}
+
+/// Where a certificate comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ShareSource {
+    /// The corporation's initial offering.
+    Ipo,
+    /// The open market.
+    Market,
+}
+
+fn one_or_many<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Vec<T>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany<T> {
+        One(T),
+        Many(Vec<T>),
+    }
+    Ok(match OneOrMany::deserialize(d)? {
+        OneOrMany::One(t) => vec![t],
+        OneOrMany::Many(v) => v,
+    })
 }
 
 /// How a president's certificate that comes with a private gets its par price.
@@ -249,6 +357,10 @@ pub struct AuctionRules {
     pub bid_multiple: bool,
     /// What a full round of passes does.
     pub all_pass: AllPassRule,
+    /// Only a player's bids that lead their private tie up his cash (the reference's
+    /// `ONLY_HIGHEST_BID_COMMITTED`: 18Chesapeake); otherwise all his bids do.
+    #[serde(default)]
+    pub only_highest_bid_committed: bool,
 }
 
 /// How minors are auctioned in the stock round.
@@ -322,6 +434,11 @@ pub struct OperatingRules {
     /// What a bankruptcy does.
     #[serde(default)]
     pub bankruptcy: Bankruptcy,
+    /// An emergency sale may not hand the presidency of any corporation the president sells
+    /// to another player, not only that of the one buying the train (the reference's
+    /// `EBUY_PRES_SWAP = false`: 1889).
+    #[serde(default)]
+    pub emergency_keeps_presidencies: bool,
     /// The home-token step comes before the privates' steps (reference step order,
     /// 18Ireland): while a home token waits to be placed, no private may be bought. Otherwise
     /// (1836Jr30) a private may be bought then.
@@ -378,6 +495,9 @@ pub enum HomeTokenTiming {
     Operate,
     /// When it is started (par).
     Par,
+    /// When each operating round starts, for every corporation that operates in it, before
+    /// any of them operates (1889; the reference's `HOME_TOKEN_TIMING = :operating_round`).
+    OperatingRound,
 }
 
 /// A private company.
@@ -393,6 +513,12 @@ pub struct CompanyDef {
     pub revenue: Money,
     /// Special abilities.
     pub abilities: Vec<Ability>,
+    /// Fewest players for the private to be in the game (1889 UTF: 4).
+    #[serde(default)]
+    pub min_players: Option<u8>,
+    /// Player counts the private is left out with (1889 SIR: two players).
+    #[serde(default)]
+    pub removed_with_players: Vec<u8>,
 }
 
 /// A corporation.
@@ -469,6 +595,9 @@ pub enum SellBuyOrder {
     SellBuySell,
     /// Sell, then buy; no sale after a purchase.
     SellBuy,
+    /// Sell then buy, or buy then sell: no sale once a turn has both sold and then bought
+    /// (the reference's default, `:sell_buy_or_buy_sell`; 1889).
+    SellBuyOrBuySell,
 }
 
 #[derive(Debug, Deserialize)]
@@ -500,8 +629,14 @@ struct TitleFile {
     operating: OperatingRules,
     capitalization: Capitalization,
     sell_buy_order: SellBuyOrder,
+    #[serde(default)]
+    must_sell_in_blocks: bool,
     #[serde(default = "first_stock_round")]
     private_sales_from_stock_round: u32,
+    #[serde(default)]
+    dealt_privates: Option<DealtPrivates>,
+    #[serde(default)]
+    train_export: Vec<String>,
     /// The hook set (see [`super::hooks`]); none: the generic rules only.
     #[serde(default)]
     hooks: Option<String>,
@@ -509,6 +644,22 @@ struct TitleFile {
 
 fn first_stock_round() -> u32 {
     1
+}
+
+/// Privates dealt at random instead of auctioned, under an optional rule (1889's beginner
+/// game): only the privates listed for the player count are in the game; each player is dealt
+/// one (the title's hook draws the deal from the seed) and pays its value for it; the privates
+/// have no abilities, corporations may not buy them, and the game starts with a stock round.
+#[derive(Debug, Clone, Deserialize)]
+pub struct DealtPrivates {
+    /// The optional rule.
+    pub rule: String,
+    /// The privates in the game, by player count.
+    pub by_players: BTreeMap<u8, Vec<String>>,
+    /// Their values under the rule.
+    pub values: BTreeMap<String, Money>,
+    /// Their revenues under the rule.
+    pub revenues: BTreeMap<String, Money>,
 }
 
 /// Allowed player counts.
@@ -569,9 +720,19 @@ pub struct Title {
     pub capitalization: Capitalization,
     /// Selling and buying order in a stock-round turn.
     pub sell_buy_order: SellBuyOrder,
+    /// A turn sells a corporation's shares in one sale: no second sale of the same
+    /// corporation in a stock turn or an emergency (the reference's `MUST_SELL_IN_BLOCKS`;
+    /// 1889).
+    pub must_sell_in_blocks: bool,
     /// The first stock round in which players may buy privates from each other (in phases
     /// that allow it; 1830: not in the first).
     pub private_sales_from_stock_round: u32,
+    /// An optional rule under which privates are dealt instead of auctioned (1889's beginner
+    /// game).
+    pub dealt_privates: Option<DealtPrivates>,
+    /// Train types exported at the end of each set of operating rounds: while the next depot
+    /// train is of one of them, it leaves the game as if bought (18Chesapeake: 2, 3, 4).
+    pub train_export: Vec<String>,
     /// The map.
     pub map: &'static MapData,
     /// What the title does that no fact can say (see [`super::hooks`]).
@@ -660,7 +821,10 @@ impl Title {
             operating: file.operating,
             capitalization: file.capitalization,
             sell_buy_order: file.sell_buy_order,
+            must_sell_in_blocks: file.must_sell_in_blocks,
             private_sales_from_stock_round: file.private_sales_from_stock_round,
+            dealt_privates: file.dealt_privates,
+            train_export: file.train_export,
             map,
             hooks,
         };
@@ -688,6 +852,20 @@ impl Title {
             }
         }
         Ok(title)
+    }
+
+    /// The dealt-privates rule, if these optional rules turn it on.
+    pub fn dealt_privates_in(&self, rules: &[String]) -> Option<&DealtPrivates> {
+        self.dealt_privates
+            .as_ref()
+            .filter(|d| rules.contains(&d.rule))
+    }
+
+    /// Whether a game with these optional rules draws part of its setup from the seed: the
+    /// title's own draw (18Ireland), or the deal of a dealt-privates rule (1889's beginner
+    /// game).
+    pub fn has_random_setup(&self, rules: &[String]) -> bool {
+        self.random_setup || self.dealt_privates_in(rules).is_some()
     }
 
     /// A corporation by symbol.

@@ -8,8 +8,10 @@
 //! | hook | called | used by |
 //! | --- | --- | --- |
 //! | [`TitleHooks::random_setup`], [`TitleHooks::check_setup`], [`TitleHooks::random_setup_rules`] | `Game::new` draws the setup from the seed (`engine::setup::resolve`); a stated setup (notation `Setup` tag) is checked; a refused one is explained | 18Ireland (removed privates and minor, charter order) |
+//! | [`TitleHooks::game_set_up`] | a game is set up, before its first round | 18Chesapeake (the two-player game's certificates) |
 //! | [`TitleHooks::private_auction_finished`] | the private auction has ended, before the first stock round | 18Ireland (DKR closes if nobody bought DK) |
 //! | [`TitleHooks::start_round_after_operating_set`], [`TitleHooks::process_own_round`], [`TitleHooks::own_round_acting`], [`TitleHooks::own_round_legal_actions`] | the last operating round of a set has ended: the title may start a round of its own ([`TitleRound`]), which these hooks then run | 18Ireland (the merger round from phase 4) |
+//! | [`TitleHooks::corporation_floated`], [`TitleHooks::share_purchase`], [`TitleHooks::sold_out`] | a corporation floats; a player's share purchase is about to be carried out; a stock round ends | 18Chesapeake (two players: the IPO goes to the market, a purchase removes a market share, sold out means none in the market) |
 //! | [`TitleHooks::run_setup`] | whenever runs are checked or searched: the routes step, the listed best run, `railnote routes` | 1836Jr30 (port rule), 18Ireland (hex-edge distance, narrow-gauge bonus) |
 //! | [`TitleHooks::self_play`] | every self-play choice ([`TitlePolicy`]: candidates, weights, prices, greedy choices) | 18Ireland (minor auctions, issues, mergers; no moves after which nobody can act) |
 //!
@@ -24,12 +26,12 @@
 use std::any::Any;
 use std::fmt;
 
-use super::{ireland, jr30, Title};
+use super::{chesapeake, ireland, jr30, shikoku, Title};
 use crate::action::{Action, Entity};
 pub(crate) use crate::engine::legal::Gen;
 use crate::engine::setup::{ResolvedSetup, SetupFault};
 use crate::engine::{Game, RoundKind, RuleViolation, RunSetup};
-use crate::ids::CorpId;
+use crate::ids::{CorpId, PlayerId, ShareId};
 use crate::selfplay::{GenericPolicy, TitlePolicy};
 
 /// What a title does that its data cannot say; see the module docs for when each hook is
@@ -37,10 +39,17 @@ use crate::selfplay::{GenericPolicy, TitlePolicy};
 pub(crate) trait TitleHooks: fmt::Debug + Sync {
     // ----- setup ---------------------------------------------------------------------------
 
-    /// The setup a title whose data sets `random_setup` draws from the game's seed. Default:
-    /// none (such a title cannot be set up).
-    fn random_setup(&self, title: &Title, seed: u64) -> Option<ResolvedSetup> {
-        let _ = (title, seed);
+    /// The setup a game of `players` with optional `rules` draws from its seed, for a title
+    /// whose data sets `random_setup` or deals privates under one of the rules. Default: none
+    /// (such a game cannot be set up).
+    fn random_setup(
+        &self,
+        title: &Title,
+        rules: &[String],
+        players: usize,
+        seed: u64,
+    ) -> Option<ResolvedSetup> {
+        let _ = (title, rules, players, seed);
         None
     }
 
@@ -48,8 +57,14 @@ pub(crate) trait TitleHooks: fmt::Debug + Sync {
     ///
     /// # Errors
     /// The first rule of the draw the stated setup breaks.
-    fn check_setup(&self, title: &Title, setup: &ResolvedSetup) -> Result<(), SetupFault> {
-        let _ = (title, setup);
+    fn check_setup(
+        &self,
+        title: &Title,
+        rules: &[String],
+        players: usize,
+        setup: &ResolvedSetup,
+    ) -> Result<(), SetupFault> {
+        let _ = (title, rules, players, setup);
         Ok(())
     }
 
@@ -57,6 +72,12 @@ pub(crate) trait TitleHooks: fmt::Debug + Sync {
     /// produce. Default: none.
     fn random_setup_rules(&self) -> Option<&'static str> {
         None
+    }
+
+    /// Called once a game is set up (its random setup applied), before its first round.
+    /// Default: nothing.
+    fn game_set_up(&self, game: &mut Game) {
+        let _ = game;
     }
 
     // ----- rounds --------------------------------------------------------------------------
@@ -93,6 +114,26 @@ pub(crate) trait TitleHooks: fmt::Debug + Sync {
     /// Lists the legal actions of the title's own round (with `gen.push_checked`).
     fn own_round_legal_actions(&self, gen: &mut Gen<'_>) {
         let _ = gen;
+    }
+
+    // ----- stock round ---------------------------------------------------------------------
+
+    /// Called when a corporation has floated (and been paid). Default: nothing.
+    fn corporation_floated(&self, game: &mut Game, corp: CorpId) {
+        let _ = (game, corp);
+    }
+
+    /// Called before a player's share purchase that passed every check is carried out;
+    /// returns whether it goes ahead (the turn counts it either way). Default: it does.
+    fn share_purchase(&self, game: &mut Game, player: PlayerId, shares: &[ShareId]) -> bool {
+        let _ = (game, player, shares);
+        true
+    }
+
+    /// Whether a corporation is sold out at the end of a stock round (its price then rises).
+    /// Default: floated, with every share held by players.
+    fn sold_out(&self, game: &Game, corp: CorpId) -> bool {
+        game.all_shares_with_players(corp)
     }
 
     // ----- operating round -----------------------------------------------------------------
@@ -163,6 +204,8 @@ pub(crate) fn by_name(name: &str) -> Option<&'static dyn TitleHooks> {
     match name {
         "1836Jr30" => Some(&jr30::Jr30Hooks),
         "18Ireland" => Some(&ireland::IrelandHooks),
+        "1889" => Some(&shikoku::ShikokuHooks),
+        "18Chesapeake" => Some(&chesapeake::ChesapeakeHooks),
         _ => None,
     }
 }

@@ -13,10 +13,12 @@
 //! To add a title: its `data/<dir>/` files, one line in [`BUNDLED`], and, only if it needs
 //! one, a hook set in its own module registered in [`hooks::by_name`].
 
+pub mod chesapeake;
 pub mod facts;
 pub(crate) mod hooks;
 pub mod ireland;
 pub mod jr30;
+pub mod shikoku;
 
 use std::sync::{LazyLock, OnceLock};
 
@@ -35,7 +37,7 @@ struct Bundled {
 }
 
 /// The titles railnote knows, in the order `known_names` lists them.
-const BUNDLED: [Bundled; 3] = [
+const BUNDLED: [Bundled; 5] = [
     Bundled {
         name: "1836Jr30",
         facts: include_str!("../../../data/1836jr30/title.json"),
@@ -50,6 +52,16 @@ const BUNDLED: [Bundled; 3] = [
         name: "1830",
         facts: include_str!("../../../data/1830/title.json"),
         map: include_str!("../../../data/1830/map.json"),
+    },
+    Bundled {
+        name: "1889",
+        facts: include_str!("../../../data/1889/title.json"),
+        map: include_str!("../../../data/1889/map.json"),
+    },
+    Bundled {
+        name: "18Chesapeake",
+        facts: include_str!("../../../data/18chesapeake/title.json"),
+        map: include_str!("../../../data/18chesapeake/map.json"),
     },
 ];
 

@@ -113,7 +113,8 @@ fn stop(i: &str) -> PResult<'_, Stop> {
     separated_pair(hex_until(&['.']), char('.'), number_until::<u8>(&['+'])).parse(i)
 }
 
-/// `route = TRAIN , ":" , chain , { "+" , chain } , [ "=" , INT ] , [ "@" , stop , { "+" , stop } ]`
+/// `route = TRAIN , ":" , ( chain , { "+" , chain } | walk ) , [ "=" , INT ] ,
+/// [ "@" , stop , { "+" , stop } ]`; `walk = HEX , "~" , HEX , { "~" , HEX }`
 ///
 /// The word is first cut at its delimiters, then each part is read, so a route with several
 /// faults reports the first of: train, revenue, chains, stops. The error is what was expected.
@@ -135,8 +136,16 @@ pub(super) fn route(text: &str) -> Result<RouteText, &'static str> {
         Some(r) => Some(whole(number::<i64>, r).ok_or("a revenue after `=`")?),
         None => None,
     };
-    let connections = whole(separated_list1(char('+'), chain), path)
-        .ok_or("hexes joined by `-`, chains joined by `+`")?;
+    let (connections, walk) = if path.contains('~') {
+        let walk = whole(separated_list1(char('~'), hex_until(&['~'])), path)
+            .filter(|w| w.len() >= 2)
+            .ok_or("a walk of hexes joined by `~`")?;
+        (Vec::new(), walk)
+    } else {
+        let connections = whole(separated_list1(char('+'), chain), path)
+            .ok_or("hexes joined by `-`, chains joined by `+`")?;
+        (connections, Vec::new())
+    };
     let nodes = match nodes {
         Some(n) => whole(separated_list1(char('+'), stop), n)
             .ok_or("stops as `HEX.part` joined by `+` after `@`")?,
@@ -145,6 +154,7 @@ pub(super) fn route(text: &str) -> Result<RouteText, &'static str> {
     Ok(RouteText {
         train: train.to_string(),
         connections,
+        walk,
         revenue,
         nodes,
     })

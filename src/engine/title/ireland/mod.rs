@@ -48,11 +48,23 @@ pub fn map() -> &'static MapData {
 pub(crate) struct IrelandHooks;
 
 impl TitleHooks for IrelandHooks {
-    fn random_setup(&self, title: &Title, seed: u64) -> Option<ResolvedSetup> {
+    fn random_setup(
+        &self,
+        title: &Title,
+        _rules: &[String],
+        _players: usize,
+        seed: u64,
+    ) -> Option<ResolvedSetup> {
         setup::draw(title, seed)
     }
 
-    fn check_setup(&self, title: &Title, stated: &ResolvedSetup) -> Result<(), SetupFault> {
+    fn check_setup(
+        &self,
+        title: &Title,
+        _rules: &[String],
+        _players: usize,
+        stated: &ResolvedSetup,
+    ) -> Result<(), SetupFault> {
         setup::check(title, stated)
     }
 
@@ -115,7 +127,7 @@ fn close_unbought_half_price_minors(game: &mut Game) {
             else {
                 continue;
             };
-            let Some(share) = parse_share(game, share) else {
+            let Some(share) = parse_share(game, crate::ids::CompanyId(i as u8), share) else {
                 continue;
             };
             if share.index == 0 && game.corp(share.corp).president.is_none() {

@@ -106,6 +106,8 @@ pub(super) fn draw(title: &Title, seed: u64) -> Option<ResolvedSetup> {
         removed_companies,
         removed_corporations,
         charter_order,
+        dealt_companies: Vec::new(),
+        president_draws: Vec::new(),
     })
 }
 
