@@ -762,6 +762,9 @@ const REFERENCE_MOVES: &[(&str, &[&str])] = &[
     // a player left with less cannot start a corporation: after his sale his turn, and the
     // round, end (a railnote self-play game, checked by the reference).
     ("18chesapeake-two-player-president-costs-three-shares", &[]),
+    // 18Chesapeake: LV teleports with C&OC (its tile action of the turn) while it also owns
+    // B&S, whose lays keep the track step open: LV passes it before running.
+    ("18chesapeake-track-step-open-after-a-teleport", &[]),
 ];
 
 #[test]

@@ -127,6 +127,10 @@ pub(super) fn special_lay(
     };
     check_lays_join(game, company, &ability, &laid_before, hex, tile, rotation)?;
     check_lay_time(game, company, &ability)?;
+    let map = game.title.map;
+    let upgrade = map
+        .hex_index(hex)
+        .is_some_and(|h| game.board.tile_def(map, h).colour != crate::engine::map::Colour::White);
     match kind {
         SpecialLay::Lay {
             free,
@@ -164,7 +168,13 @@ pub(super) fn special_lay(
     }
     match kind {
         SpecialLay::Teleport => {
-            game.next_or_step();
+            // The teleport is the corporation's tile action of the turn (reference
+            // `lay_tile_action`); the track step stays open only while something else may
+            // still lay (18Chesapeake: B&S's lays when the same corporation owns it).
+            or_mut(game).lays.push(upgrade);
+            if or(game).step == OrStep::Track && !game.track_step_waits(corp) {
+                game.next_or_step();
+            }
             if game.corp(corp).tokens_unused > 0 {
                 or_mut(game).teleport = Some((company, hex));
             }
