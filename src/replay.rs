@@ -17,9 +17,11 @@ use crate::action::Action;
 use crate::engine::{Game, GameOptions, GameSetup, RuleViolation, SetupError};
 use crate::log::{label_span, short_name, shorten_quotes, GameLog, LogSource, LoggedAction, Span};
 
+mod at;
 pub mod notation;
 mod warning;
 
+pub use at::{At, ParseAtError, Target};
 pub use warning::DeviationWarning;
 
 /// The engine setup a log's header describes: title, players in seat order, optional rules.

@@ -170,21 +170,7 @@ fn tag(name: &str, value: impl Into<String>) -> Tag {
 }
 
 fn round_name(label: &str) -> Option<RoundName> {
-    let mut parts = label.split(' ');
-    match (parts.next()?, parts.next()) {
-        ("PR", None) => Some(RoundName::Private),
-        ("SR", Some(n)) => Some(RoundName::Stock(n.parse().ok()?)),
-        (kind @ ("OR" | "MR"), Some(n)) => {
-            let (a, b) = n.split_once('.')?;
-            let (a, b) = (a.parse().ok()?, b.parse().ok()?);
-            Some(if kind == "OR" {
-                RoundName::Operating(a, b)
-            } else {
-                RoundName::Merger(a, b)
-            })
-        }
-        _ => None,
-    }
+    label.parse().ok()
 }
 
 /// Converts a replayable 18xx.games log to a notation document (one game).

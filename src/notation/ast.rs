@@ -105,6 +105,31 @@ impl std::fmt::Display for RoundName {
     }
 }
 
+impl std::str::FromStr for RoundName {
+    type Err = ();
+
+    /// `PR`, `SR 2`, `OR 3.1`, `MR 5.2`, in either case and with any blanks between the parts
+    /// (`or 3.1`, `OR3.1`): what a person types on a command line.
+    fn from_str(s: &str) -> Result<RoundName, ()> {
+        let s = s.trim();
+        let split = s
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(s.len());
+        let (kind, number) = (s[..split].to_ascii_uppercase(), s[split..].trim());
+        let set = |n: &str| -> Result<(u32, u32), ()> {
+            let (a, b) = n.split_once('.').ok_or(())?;
+            Ok((a.parse().map_err(|_| ())?, b.parse().map_err(|_| ())?))
+        };
+        match kind.as_str() {
+            "PR" if number.is_empty() => Ok(RoundName::Private),
+            "SR" => number.parse().map(RoundName::Stock).map_err(|_| ()),
+            "OR" => set(number).map(|(a, b)| RoundName::Operating(a, b)),
+            "MR" => set(number).map(|(a, b)| RoundName::Merger(a, b)),
+            _ => Err(()),
+        }
+    }
+}
+
 /// A comment and how it was written.
 #[derive(Debug, Clone, Eq)]
 pub struct Comment {

@@ -13,7 +13,7 @@ mod write;
 
 pub use ast::*;
 pub use error::{ParseError, SyntaxError};
-pub use parse::{parse, MAX_DEPTH};
+pub use parse::{parse, parse_lenient, MAX_DEPTH};
 pub use write::{name, write};
 
 /// The file extension of railnote documents.

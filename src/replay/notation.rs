@@ -29,7 +29,7 @@ use crate::notation::{
     self, Check, CheckValue, Correction, CorrectionKind, Element, GameText, Move, Name,
     Orientation, RawAction, RouteText, Side, Source, TokenAt,
 };
-use crate::replay::DeviationWarning;
+use crate::replay::{DeviationWarning, Target};
 
 /// Why a written move could not become an engine action.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -1047,6 +1047,10 @@ pub struct Played {
     pub programs: BTreeMap<(usize, usize), Vec<(String, String)>>,
     /// Moves of the main line that break a printed rule while 18xx.games accepts them.
     pub warnings: Vec<DeviationWarning>,
+    /// Replayed up to a state asked for ([`play_until`]): where the first statement left out
+    /// starts (the end of the game's text when the state is its end), and whether the state
+    /// was reached at all. `None` when the whole game was replayed.
+    pub stopped_at: Option<(usize, bool)>,
 }
 
 /// How a document is replayed.
@@ -1259,6 +1263,10 @@ struct Player<'a> {
     /// A byte offset and its line: errors come mostly in file order, so counting lines on from
     /// the last one keeps many errors linear.
     line_at: (usize, usize),
+    /// The state to stop at.
+    until: Option<&'a Target>,
+    /// Where the replay stopped at `until` (the first statement left out), once it has.
+    stopped_at: Option<(usize, bool)>,
 }
 
 /// Replays one game of a document.
@@ -1270,6 +1278,21 @@ pub fn play(
     src: &Arc<str>,
     text: &GameText,
     options: PlayOptions,
+) -> Result<Played, MoveError> {
+    play_until(name, src, text, options, None)
+}
+
+/// Replays one game of a document up to a state (`--at`): nothing after it is replayed, so a
+/// later mistake does not hide the state asked for. See [`Played::stopped_at`].
+///
+/// # Errors
+/// The game cannot be set up from its tags.
+pub fn play_until(
+    name: &str,
+    src: &Arc<str>,
+    text: &GameText,
+    options: PlayOptions,
+    until: Option<&Target>,
 ) -> Result<Played, MoveError> {
     let source = LogSource::new(name, Arc::clone(src));
     let (mut game, header) = setup(&source, text, Span::new(0, 0))?;
@@ -1286,8 +1309,17 @@ pub fn play(
         programs: BTreeMap::new(),
         text: src,
         line_at: (0, 1),
+        until,
+        stopped_at: None,
     };
     p.body(&mut game, &text.body, true);
+    let stopped_at = until.map(|target| {
+        p.stopped_at.unwrap_or_else(|| {
+            let end = text.body.iter().map(|e| element_span(e).end()).max();
+            let reached = target.reached(&game, p.actions.len(), None);
+            (end.unwrap_or(0), reached)
+        })
+    });
     let log = GameLog {
         name: name.to_string(),
         src: Arc::clone(src),
@@ -1304,12 +1336,44 @@ pub fn play(
         corrections: p.corrections,
         programs: p.programs,
         warnings: p.warnings,
+        stopped_at,
     })
+}
+
+/// Where an element of the move text is written.
+fn element_span(e: &Element) -> Span {
+    match e {
+        Element::Heading(h) => h.span,
+        Element::Move(m) => m.span,
+        Element::Comment(c) => c.span,
+        Element::Variation(v) => v.span,
+        Element::Check(c) => c.span,
+        Element::Correction(c) => c.span,
+    }
 }
 
 impl Player<'_> {
     fn stopped(&self) -> bool {
-        !self.keep_going && !self.errors.is_empty()
+        (!self.keep_going && !self.errors.is_empty()) || self.stopped_at.is_some()
+    }
+
+    /// Whether the main line has reached the state asked for before `e`: then nothing from `e`
+    /// on is replayed.
+    fn stop_before(&mut self, game: &Game, e: &Element) -> bool {
+        let Some(target) = self.until else {
+            return false;
+        };
+        let span = element_span(e);
+        let before_move = matches!(e, Element::Move(m) if !m.auto);
+        let reached = match target {
+            Target::Before(offset) => span.offset >= *offset,
+            // Checks and headings right after the state belong to it; the next move does not.
+            _ => before_move && target.reached(game, self.actions.len(), Some(span.offset)),
+        };
+        if reached {
+            self.stopped_at = Some((span.offset, true));
+        }
+        reached
     }
 
     fn error(
@@ -1365,7 +1429,7 @@ impl Player<'_> {
     fn body(&mut self, game: &mut Game, body: &[Element], main: bool) {
         let mut before: Option<Game> = None;
         for (i, e) in body.iter().enumerate() {
-            if self.stopped() {
+            if self.stopped() || (main && self.stop_before(game, e)) {
                 return;
             }
             match e {

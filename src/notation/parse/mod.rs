@@ -31,6 +31,16 @@ use crate::notation::error::{ParseError, SyntaxError};
 /// # Errors
 /// Every syntax error of the file.
 pub fn parse(name: &str, src: &str) -> Result<Document, ParseError> {
+    match parse_lenient(name, src) {
+        (doc, None) => Ok(doc),
+        (_, Some(errors)) => Err(errors),
+    }
+}
+
+/// Reads a railnote document as far as it can be read: every statement without a syntax error,
+/// and the syntax errors of the others (`None` if there are none). What is read of a
+/// half-written file can be replayed up to a point before its first mistake (`--at`).
+pub fn parse_lenient(name: &str, src: &str) -> (Document, Option<ParseError>) {
     let mut reader = Reader {
         src,
         rest: src,
@@ -42,18 +52,18 @@ pub fn parse(name: &str, src: &str) -> Result<Document, ParseError> {
     };
     let doc = reader.document();
     if reader.errors.is_empty() {
-        Ok(doc)
-    } else {
-        // In file order; where a problem of the text itself (an unclosed comment) and a problem
-        // of the move before it (a missing price) meet, the text's comes first.
-        let mut errors = reader.errors;
-        errors.sort_by_key(|(source, e)| (e.span.offset, *source));
-        Err(ParseError {
-            src: LogSource::new(name, Arc::from(src)),
-            errors: errors.into_iter().map(|(_, e)| e).collect(),
-            omitted: reader.omitted,
-        })
+        return (doc, None);
     }
+    // In file order; where a problem of the text itself (an unclosed comment) and a problem
+    // of the move before it (a missing price) meet, the text's comes first.
+    let mut errors = reader.errors;
+    errors.sort_by_key(|(source, e)| (e.span.offset, *source));
+    let errors = ParseError {
+        src: LogSource::new(name, Arc::from(src)),
+        errors: errors.into_iter().map(|(_, e)| e).collect(),
+        omitted: reader.omitted,
+    };
+    (doc, Some(errors))
 }
 
 /// Why a move text stopped.
