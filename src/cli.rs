@@ -523,19 +523,12 @@ pub(crate) fn with_path(path: &Path, e: io::Error) -> io::Error {
 
 fn replay(args: &ReplayArgs) -> io::Result<Outcome> {
     if args.at.is_some() && args.trace.is_none() {
-        let at = match state::game_at(
-            &args.file,
-            args.at.as_ref(),
-            args.format,
-            args.strict_rules,
-        )? {
+        let at = match state::game_at(&args.file, args.at.as_ref(), args.format, args.strict_rules)?
+        {
             Ok(at) => at,
             Err(outcome) => return Ok(outcome),
         };
-        let outcome = print_snapshot(
-            args.format,
-            &Snapshot::at(&at.game, &at.log, at.processed),
-        )?;
+        let outcome = print_snapshot(args.format, &Snapshot::at(&at.game, &at.log, at.processed))?;
         print_warnings(&at.warnings);
         return Ok(outcome);
     }
@@ -544,15 +537,12 @@ fn replay(args: &ReplayArgs) -> io::Result<Outcome> {
     if !notation_cmd::is_json(&src) {
         if args.trace.is_some() || args.check_runs {
             // The first game, up to `--at`: its actions are replayed again from its log.
-            let at = match state::game_at(
-                &args.file,
-                args.at.as_ref(),
-                args.format,
-                args.strict_rules,
-            )? {
-                Ok(at) => at,
-                Err(outcome) => return Ok(outcome),
-            };
+            let at =
+                match state::game_at(&args.file, args.at.as_ref(), args.format, args.strict_rules)?
+                {
+                    Ok(at) => at,
+                    Err(outcome) => return Ok(outcome),
+                };
             let stop = args.at.as_ref().map(|_| Stop::Actions(at.processed));
             return replay_log(args, &at.log, stop.as_ref());
         }

@@ -380,7 +380,7 @@ pub const LEGAL_SHOWN: usize = 8;
 
 /// The legal actions at the state where `action` was rejected, in the notation, the same kind
 /// as the rejected action first.
-fn legal_alternatives(game: &Game, action: &Action) -> Vec<String> {
+pub(crate) fn legal_alternatives(game: &Game, action: &Action) -> Vec<String> {
     let legal = game.legal_actions();
     let mut written: Vec<(bool, String)> = legal
         .actions

@@ -3,6 +3,12 @@
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
+use std::sync::Arc;
+
+use railnote::notation::parse;
+use railnote::replay::notation::{play, GameRejected, Played};
+
+use crate::common::{render, KEEP_GOING};
 
 fn railnote(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_railnote"))
@@ -62,17 +68,13 @@ fn at_inspects_a_half_written_file() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     insta::assert_snapshot!("routes_at_line", stdout(&o));
     let svg = scratch("half.svg", "");
-    let o = railnote(&[
-        "map",
-        &file,
-        "--at",
-        "line:34",
-        "-o",
-        svg.to_str().unwrap(),
-    ]);
+    let o = railnote(&["map", &file, "--at", "line:34", "-o", svg.to_str().unwrap()]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let drawn = std::fs::read_to_string(&svg).unwrap();
-    assert!(drawn.contains(r#"data-tile="57" data-tile-id="57-0" data-rotation="1""#), "no tile on I9");
+    assert!(
+        drawn.contains(r#"data-tile="57" data-tile-id="57-0" data-rotation="1""#),
+        "no tile on I9"
+    );
 
     // The first mistake before the state is reported, whichever kind it is.
     let o = railnote(&["moves", &file, "--at", "line:44"]);
@@ -101,13 +103,134 @@ fn at_inspects_a_half_written_file() {
     );
     let o = railnote(&["replay", &file, "--at", "OR 3"]);
     assert_eq!(code(&o), 2);
-    assert!(stderr(&o).contains("`OR 3` is not a state"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`OR 3` is not a state"),
+        "{}",
+        stderr(&o)
+    );
     let o = railnote(&["replay", &file, "--at", "OR 9.1", "--keep-going"]);
     assert_eq!(code(&o), 1, "the mistakes before the end stand in the way");
-    let o = railnote(&["routes", "samples/1836jr30-notation-opening.rn", "--at", "OR 9.1"]);
+    let o = railnote(&[
+        "routes",
+        "samples/1836jr30-notation-opening.rn",
+        "--at",
+        "OR 9.1",
+    ]);
     assert_eq!(code(&o), 2);
     assert_eq!(
         stderr(&o),
         "railnote: --at OR 9.1: no such state (the log has 13 actions and ends in SR 1)\n"
     );
+}
+
+/// Replays a notation text (every problem); the rendered diagnostic if it is rejected.
+fn replayed(name: &str, src: &str) -> Result<Played, String> {
+    let doc = parse(name, src).map_err(|e| render(&e))?;
+    let shared: Arc<str> = Arc::from(src);
+    let played = play(name, &shared, &doc.games[0], KEEP_GOING).map_err(|e| render(&e))?;
+    match GameRejected::of(&played) {
+        Some(rejected) => Err(render(&rejected)),
+        None => Ok(played),
+    }
+}
+
+/// The hand-written opening's first `lines` lines, then `tail`.
+fn opening_then(lines: usize, tail: &str) -> String {
+    let src = std::fs::read_to_string(data("passes.rn")).unwrap();
+    let mut out: Vec<&str> = src.lines().take(lines).collect();
+    out.push(tail);
+    out.join("\n") + "\n"
+}
+
+/// Issue 14, point 2: a file written without closing passes and without passes for skipped
+/// steps replays; the passes it implies are in the log, so that the 18xx.games log converted
+/// from it, and the notation converted back, give the same game.
+#[test]
+fn passes_are_implied_where_the_next_actor_is_named() {
+    let src = std::fs::read_to_string(data("passes.rn")).unwrap();
+    let played = replayed("passes.rn", &src).unwrap_or_else(|e| panic!("{e}"));
+    let passes: Vec<usize> = played
+        .log
+        .actions
+        .iter()
+        .filter(|a| a.type_name == "pass")
+        .map(|a| a.span.line_col(&src).0)
+        .collect();
+    // Bob's turn ends at the `OR 1.1` heading (30) and where Cid is named (37), GCL's at the
+    // `SR 2` heading (33), HSM's token step is passed by `train 2` (41); the others are written.
+    assert_eq!(
+        passes,
+        [12, 14, 30, 33, 34, 35, 37, 37, 38, 39, 41],
+        "{passes:?}"
+    );
+    assert_eq!(played.game.round_label(), "OR 2.1");
+
+    let file = data("passes.rn");
+    let json = railnote(&["convert", &file, "--to", "json"]);
+    assert_eq!(code(&json), 0, "{}", stderr(&json));
+    let json_file = scratch("passes.json", &stdout(&json));
+    let back = railnote(&["convert", json_file.to_str().unwrap(), "--to", "notation"]);
+    assert_eq!(code(&back), 0, "{}", stderr(&back));
+    let back_file = scratch("passes-back.rn", &stdout(&back));
+    let states: Vec<String> = [
+        file.as_str(),
+        json_file.to_str().unwrap(),
+        back_file.to_str().unwrap(),
+    ]
+    .iter()
+    .map(|f| {
+        let o = railnote(&["replay", f, "--at", "37", "--format", "json"]);
+        assert_eq!(code(&o), 0, "{f}: {}", stderr(&o));
+        stdout(&o)
+    })
+    .collect();
+    assert_eq!(states[0], states[1]);
+    assert_eq!(states[0], states[2]);
+    // `--at` may fall among the passes a move implies.
+    let o = railnote(&["replay", &file, "--at", "36", "--format", "json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(r#""action_type": "pass""#),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// Issue 14, points 2 and 3: a pass that is not needed, a turn that cannot end, a step that was
+/// skipped, a heading ahead of or behind the game and a check line, each said where it is
+/// written and why.
+#[test]
+fn passes_and_skips_are_explained_where_written() {
+    let cases = [
+        // An actor-less move after the turn it would continue has ended.
+        ("turn_over", opening_then(31, "buy CFL 80")),
+        // The superfluous trailing pass of the issue.
+        (
+            "trailing_pass",
+            opening_then(30, "Nord: 8 I5 r1, train 2, pass"),
+        ),
+        // A step the rules skipped, and a pass written for it.
+        (
+            "skipped_step",
+            opening_then(30, "Nord: 8 I5 r1, tok H4, train 2"),
+        ),
+        (
+            "pass_for_skipped_step",
+            opening_then(30, "Nord: 8 I5 r1, pass, train 2"),
+        ),
+        // The next actor named out of turn: who comes after the turn in progress.
+        ("next_after_turn", opening_then(41, "GCL: pass")),
+        // A heading behind the game: the round ended, players passed by the rules.
+        ("heading_behind", opening_then(29, "Bob: pass\nSR 1")),
+        // A heading ahead of the game.
+        ("heading_ahead", opening_then(31, "SR 2")),
+        // A check line evaluated after a new round began.
+        ("check_when", opening_then(29, "Bob: pass\n= Ann 7")),
+    ];
+    for (name, src) in cases {
+        let rendered = replayed(&format!("{name}.rn"), &src)
+            .err()
+            .unwrap_or_else(|| panic!("{name} replays"));
+        insta::assert_snapshot!(format!("explained_{name}"), rendered);
+    }
 }

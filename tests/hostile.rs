@@ -741,9 +741,19 @@ fn io_and_usage_errors_exit_2_and_say_what() {
             stderr(&out)
         );
     }
-    let out = run(&["map", path_str(&sample), "--at=-1", "-o", path_str(&picture)]);
+    let out = run(&[
+        "map",
+        path_str(&sample),
+        "--at=-1",
+        "-o",
+        path_str(&picture),
+    ]);
     assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("`-1` is not a state"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("`-1` is not a state"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 /// The mutation run in CI: mutations of every seed file (byte flips, truncation, nesting, huge

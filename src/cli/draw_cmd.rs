@@ -132,10 +132,11 @@ pub(super) fn map(args: &MapArgs) -> io::Result<Outcome> {
     if let Some(outcome) = check_picture_path(&args.output) {
         return Ok(outcome);
     }
-    let (game, processed) = match super::state::game_at(&args.file, args.at.as_ref(), Format::Text, false)? {
-        Ok(at) => (at.game, at.processed),
-        Err(outcome) => return Ok(outcome),
-    };
+    let (game, processed) =
+        match super::state::game_at(&args.file, args.at.as_ref(), Format::Text, false)? {
+            Ok(at) => (at.game, at.processed),
+            Err(outcome) => return Ok(outcome),
+        };
     let mut options = MapOptions {
         caption: crate::draw::caption(&game, processed),
         ..MapOptions::default()

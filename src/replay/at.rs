@@ -45,7 +45,9 @@ impl FromStr for At {
                 _ => Err(fail()),
             };
         }
-        text.parse::<RoundName>().map(At::Round).map_err(|()| fail())
+        text.parse::<RoundName>()
+            .map(At::Round)
+            .map_err(|()| fail())
     }
 }
 

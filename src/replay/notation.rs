@@ -17,7 +17,7 @@ use crate::engine::correction::{CorrectionError, ShareHolder};
 use crate::engine::map::Layout;
 use crate::engine::setup::ResolvedSetup;
 use crate::engine::title::Title;
-use crate::engine::{Game, GameOptions, GameSetup, RuleViolation, TrainOwner};
+use crate::engine::{Game, GameOptions, GameSetup, RuleViolation, SkipReason, Skipped, TrainOwner};
 use crate::ids::{
     CityRef, CorpId, HexId, Money, Percent, PlayerId, Rotation, ShareId, TileId, TrainId,
 };
@@ -1267,7 +1267,32 @@ struct Player<'a> {
     until: Option<&'a Target>,
     /// Where the replay stopped at `until` (the first statement left out), once it has.
     stopped_at: Option<(usize, bool)>,
+    /// The entity of the last move replayed and where that move is written: a move without an
+    /// actor continues its turn, and naming another actor ends it.
+    scope: Option<(Entity, Span)>,
+    /// Players the rules passed automatically in a stock round and who have not moved since:
+    /// their cash then, and the move after which it happened.
+    auto_passed: Vec<(PlayerId, Money, Span)>,
+    /// The round in which the last move was made (before it).
+    round_of_last_move: String,
+    /// What the rules skipped just before the last move (a `pass` is at the step after them).
+    skipped_before_last_move: Vec<Skipped>,
 }
+
+/// What the passes a written move implies come to.
+enum Implied {
+    /// No run of passes makes the move legal or brings its actor to act.
+    None,
+    /// The game after the passes and the move, the passes, the move as resolved there and its
+    /// deviations.
+    Played(Game, Vec<Entity>, Action, Vec<crate::engine::Deviation>),
+    /// The game after the passes (the named actor is to act) and the move's own violation.
+    Refused(Game, Vec<Entity>, Action, RuleViolation),
+}
+
+/// How many passes one written move may imply: the steps of an operating turn and the end of
+/// the turn (a turn has fewer than ten steps in every title).
+const IMPLIED_PASSES: usize = 10;
 
 /// Replays one game of a document.
 ///
@@ -1311,6 +1336,10 @@ pub fn play_until(
         line_at: (0, 1),
         until,
         stopped_at: None,
+        scope: None,
+        auto_passed: Vec::new(),
+        round_of_last_move: String::new(),
+        skipped_before_last_move: Vec::new(),
     };
     p.body(&mut game, &text.body, true);
     let stopped_at = until.map(|target| {
@@ -1337,6 +1366,81 @@ pub fn play_until(
         programs: p.programs,
         warnings: p.warnings,
         stopped_at,
+    })
+}
+
+/// What the rules did by themselves, in words.
+fn skipped_text(game: &Game, skipped: &Skipped) -> String {
+    match skipped {
+        Skipped::StockTurn { player, cash } => {
+            let name = notation::name(&game.player(*player).name);
+            format!(
+                "{name} passed automatically: {name} could neither buy nor sell a share (cash {cash})"
+            )
+        }
+        Skipped::Step { corp, step, why } => {
+            let c = notation::name(&game.title.corp(*corp).sym);
+            format!(
+                "{c}'s {step} step was skipped: {}",
+                skip_reason_text(game, *corp, *why)
+            )
+        }
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// Why the rules skipped a step of a corporation's turn, in words.
+fn skip_reason_text(game: &Game, corp: CorpId, why: SkipReason) -> String {
+    let c = notation::name(&game.title.corp(corp).sym);
+    match why {
+        SkipReason::NoLay => "no further tile may be laid this turn".to_string(),
+        SkipReason::NoTokenLeft => format!("{c} has no token left"),
+        SkipReason::TokenCost { price, cash } => {
+            format!("{c}'s next token costs {price} and {c} has {cash}")
+        }
+        SkipReason::NoCityReached => {
+            format!("no city connected to {c}'s network has room for its token")
+        }
+        SkipReason::NoTrain => format!("{c} has no train to run"),
+        SkipReason::NoRoute => format!("{c}'s trains have no route"),
+        SkipReason::NoRevenue => format!("{c} earned nothing and withheld"),
+        SkipReason::NoTrainToBuy => {
+            format!("{c} can buy no train (none it can afford, or its train limit is reached)")
+        }
+        SkipReason::NothingOffered => "nothing in it was possible".to_string(),
+    }
+}
+
+/// The legal moves at a state, in the notation, the same kind as `action` first.
+fn legal_list(game: &Game, action: &Action) -> String {
+    crate::replay::legal_alternatives(game, action)
+        .into_iter()
+        .map(|m| {
+            if m.starts_with("and ") {
+                m
+            } else {
+                format!("`{m}`")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The order of rounds: PR, then per turn SR, then each OR n.m followed by its MR n.m.
+fn round_order(label: &str) -> Option<(u32, u32, u32)> {
+    Some(match label.parse::<notation::RoundName>().ok()? {
+        notation::RoundName::Private => (0, 0, 0),
+        notation::RoundName::Stock(n) => (n, 1, 0),
+        notation::RoundName::Operating(n, m) => (n, 2, 2 * m),
+        notation::RoundName::Merger(n, m) => (n, 2, 2 * m + 1),
     })
 }
 
@@ -1427,38 +1531,27 @@ impl Player<'_> {
 
     /// Replays a body; `main` when its moves belong to the main line (kept in the log).
     fn body(&mut self, game: &mut Game, body: &[Element], main: bool) {
-        let mut before: Option<Game> = None;
+        let mut before: Option<(Game, Option<(Entity, Span)>)> = None;
         for (i, e) in body.iter().enumerate() {
             if self.stopped() || (main && self.stop_before(game, e)) {
                 return;
             }
             match e {
                 Element::Comment(_) => {}
-                Element::Heading(h) => {
-                    let actual = game.round_label();
-                    let written = h.round.to_string();
-                    if actual != written {
-                        self.error(
-                            game,
-                            h.span,
-                            "rules::wrong_round",
-                            format!("this is {actual}, not {written}"),
-                            Some(format!("write `{actual}` here, or leave the heading out")),
-                            None,
-                        );
-                    }
-                }
+                Element::Heading(h) => self.heading(game, h.round.to_string(), h.span, main),
                 Element::Check(c) => self.check(game, c),
                 Element::Correction(c) => self.correction(game, c),
                 Element::Variation(v) => {
-                    let Some(start) = before.as_ref() else {
+                    let Some((start, scope)) = before.as_ref() else {
                         self.error(game, v.span, "notation::variation_without_move", "a variation replaces a move, but none comes before it".into(), Some("write the variation right after the move it replaces: `Ann: pass (Ann: buy Nord)`".into()), None);
                         continue;
                     };
                     let mut alt = start.clone();
                     let saved = std::mem::take(&mut self.actions);
+                    let main_scope = std::mem::replace(&mut self.scope, *scope);
                     self.body(&mut alt, &v.body, false);
                     self.actions = saved;
+                    self.scope = main_scope;
                 }
                 Element::Move(m) => {
                     // A comment may stand between a move and its variation.
@@ -1468,7 +1561,7 @@ impl Player<'_> {
                             .find(|e| !matches!(e, Element::Comment(_))),
                         Some(Element::Variation(_))
                     );
-                    let snapshot = next_is_variation.then(|| game.clone());
+                    let snapshot = next_is_variation.then(|| (game.clone(), self.scope));
                     let moved = self.play_move(game, m, main);
                     if next_is_variation {
                         before = snapshot;
@@ -1496,9 +1589,16 @@ impl Player<'_> {
                     return false;
                 }
             },
-            None => match game.acting_entity() {
-                Some(e) => e,
-                None => {
+            None => match (self.scope, game.acting_entity()) {
+                // A move without an actor continues the turn of the move before it; it never
+                // passes silently to whoever acts next.
+                (Some((scope, last)), acting) if acting != Some(scope) && !m.auto => {
+                    self.turn_over(game, m, scope, last);
+                    return false;
+                }
+                (Some((scope, _)), _) if !m.auto => scope,
+                (_, Some(e)) => e,
+                (_, None) => {
                     let label = if game.finished {
                         "the game is over".to_string()
                     } else {
@@ -1510,6 +1610,8 @@ impl Player<'_> {
             },
         };
         let actor = game.entity_name(entity);
+        let round_before = game.round_label();
+        let skipped_before = game.skipped().to_vec();
         let action = match resolve(game, entity, &m.action) {
             Ok(a) => a,
             Err(u) => {
@@ -1517,14 +1619,49 @@ impl Player<'_> {
                 return false;
             }
         };
-        let deviations = match game.process_with(&action, self.strict_rules) {
-            Ok(deviations) => deviations,
-            Err(v) => {
-                let help = self.help_for(game, &action, &v);
-                self.error(game, m.span, v.code(), v.to_string(), help, Some(actor));
-                return false;
-            }
+        let (passes, action, deviations) = match game.process_with(&action, self.strict_rules) {
+            Ok(deviations) => (Vec::new(), action, deviations),
+            Err(v) => match self.implied_passes(game, m, entity, &v) {
+                Implied::Played(trial, passes, action, deviations) => {
+                    if main && self.stops_within(game, m, &passes) {
+                        return false;
+                    }
+                    *game = trial;
+                    (passes, action, deviations)
+                }
+                Implied::Refused(trial, passes, action, v) => {
+                    // The turn before ended as the move implies; the move itself is wrong.
+                    if main && self.stops_within(game, m, &passes) {
+                        return false;
+                    }
+                    *game = trial;
+                    if main {
+                        for pass in passes {
+                            self.log_implied_pass(pass, m.span);
+                        }
+                    }
+                    self.scope = None;
+                    let help = self.help_for(game, &action, &v);
+                    self.error(game, m.span, v.code(), v.to_string(), help, Some(actor));
+                    return false;
+                }
+                Implied::None => {
+                    let help = self.help_for(game, &action, &v);
+                    let (code, label, help) = self.explain(game, m, entity, &action, &v, help);
+                    self.error(game, m.span, code, label, help, Some(actor));
+                    return false;
+                }
+            },
         };
+        self.scope = (!m.auto).then_some((entity, m.span));
+        self.round_of_last_move = round_before;
+        self.skipped_before_last_move = skipped_before;
+        self.note_auto_passes(game, entity, m.span);
+        if main {
+            for pass in passes {
+                self.log_implied_pass(pass, m.span);
+            }
+        }
         if main {
             let n = self.actions.len() + usize::from(!m.auto || self.actions.is_empty());
             self.warnings
@@ -1575,13 +1712,324 @@ impl Player<'_> {
         true
     }
 
+    /// The passes a written move implies, when it is refused as written: a move of a later step
+    /// passes the steps before it (`Nord: 57 E7 r2, train 2` passes the token step), and a move
+    /// naming another actor ends the turn of the entity that moved last
+    /// (`Bob: buy HSM` then `Cid: pass` ends Bob's turn). Returns the game after the passes and
+    /// the move, the passes, and the move as resolved there; `None` if no run of passes makes
+    /// the move legal (the move's own violation is then reported).
+    fn implied_passes(
+        &self,
+        game: &Game,
+        m: &Move,
+        entity: Entity,
+        violation: &RuleViolation,
+    ) -> Implied {
+        if m.auto || matches!(m.action, RawAction::Pass) && m.actor.is_none() {
+            return Implied::None;
+        }
+        let Some(acting) = game.acting_entity() else {
+            return Implied::None;
+        };
+        let passer = match violation {
+            RuleViolation::WrongStep { .. } if acting == entity => entity,
+            RuleViolation::NotYourTurn { .. }
+                if m.actor.is_some() && self.scope.map(|(e, _)| e) == Some(acting) =>
+            {
+                acting
+            }
+            _ => return Implied::None,
+        };
+        let mut trial = game.clone();
+        let mut passes = Vec::new();
+        while passes.len() < IMPLIED_PASSES && trial.acting_entity() == Some(passer) {
+            if trial.process(&Action::Pass { entity: passer }).is_err() {
+                return Implied::None;
+            }
+            passes.push(passer);
+            if passer != entity && trial.acting_entity() == Some(passer) {
+                continue;
+            }
+            let Ok(action) = resolve(&trial, entity, &m.action) else {
+                return Implied::None;
+            };
+            match trial.process_with(&action, self.strict_rules) {
+                Ok(deviations) => return Implied::Played(trial, passes, action, deviations),
+                Err(RuleViolation::WrongStep { .. }) if passer == entity => {}
+                // Another actor was named, and it is to act once the turn before has ended.
+                Err(v)
+                    if passer != entity
+                        && !matches!(v, RuleViolation::NotYourTurn { .. })
+                        && trial.acting_entity() == Some(entity) =>
+                {
+                    return Implied::Refused(trial, passes, action, v)
+                }
+                Err(_) => return Implied::None,
+            }
+        }
+        Implied::None
+    }
+
+    /// Whether the state asked for (`--at N`) falls among the passes a move implies: then
+    /// they are replayed up to it, and the replay stops before the move.
+    fn stops_within(&mut self, game: &mut Game, m: &Move, passes: &[Entity]) -> bool {
+        let Some(Target::Actions(n)) = self.until else {
+            return false;
+        };
+        if self.actions.len() + passes.len() < *n {
+            return false;
+        }
+        for &entity in passes {
+            if self.actions.len() >= *n {
+                break;
+            }
+            if game.process(&Action::Pass { entity }).is_err() {
+                break;
+            }
+            self.log_implied_pass(entity, m.span);
+        }
+        self.stopped_at = Some((m.span.offset, true));
+        true
+    }
+
+    /// The diagnostic of a refused move, with what the rules did by themselves before it when
+    /// that is why: a step skipped, a player passed automatically.
+    fn explain(
+        &self,
+        game: &Game,
+        m: &Move,
+        entity: Entity,
+        action: &Action,
+        v: &RuleViolation,
+        help: Option<String>,
+    ) -> (&'static str, String, Option<String>) {
+        match v {
+            RuleViolation::NotYourTurn { .. } => {
+                let Some(&(player, cash, at)) = self
+                    .auto_passed
+                    .iter()
+                    .find(|(p, _, _)| Entity::Player(*p) == entity)
+                else {
+                    return (v.code(), v.to_string(), help);
+                };
+                let why = skipped_text(game, &Skipped::StockTurn { player, cash });
+                let why = match self.text.get(at.offset..at.end()) {
+                    Some(last) => format!("{why}, after `{}`", last.trim()),
+                    None => why,
+                };
+                if matches!(m.action, RawAction::Pass) {
+                    (
+                        "notation::pass_not_needed",
+                        format!("this `pass` is not needed: {why}"),
+                        Some(format!(
+                            "leave it out: the rules pass a player who can do nothing{}",
+                            game.acting_entity()
+                                .map(|e| format!(
+                                    "; the game waits for {}",
+                                    notation::name(&game.entity_name(e))
+                                ))
+                                .unwrap_or_default()
+                        )),
+                    )
+                } else {
+                    (v.code(), why, help)
+                }
+            }
+            RuleViolation::WrongStep { step: now, .. } => {
+                let skipped_step = |step: &str| {
+                    game.skipped().iter().find(|s| {
+                        matches!(s, Skipped::Step { corp, step: st, .. }
+                            if Entity::Corporation(*corp) == entity && *st == step)
+                    })
+                };
+                let written_step = match action {
+                    Action::LayTile { .. } => Some("track"),
+                    Action::PlaceToken { .. } => Some("token"),
+                    Action::RunRoutes { .. } => Some("routes"),
+                    Action::Dividend { .. } => Some("dividend"),
+                    Action::BuyTrain { .. } => Some("trains"),
+                    _ => None,
+                };
+                if let Some(skipped) = written_step.and_then(skipped_step) {
+                    return (
+                        v.code(),
+                        skipped_text(game, skipped),
+                        Some(format!(
+                            "leave this move out; {} is at the {now} step",
+                            notation::name(&game.entity_name(entity))
+                        )),
+                    );
+                }
+                let earlier: Vec<String> = game
+                    .skipped()
+                    .iter()
+                    .filter(|s| matches!(s, Skipped::Step { corp, .. } if Entity::Corporation(*corp) == entity))
+                    .map(|s| skipped_text(game, s))
+                    .collect();
+                if matches!(action, Action::Pass { .. }) && !earlier.is_empty() {
+                    return (
+                        v.code(),
+                        format!(
+                            "{}; this `pass` would be at the {now} step, which cannot be passed",
+                            earlier.join("; ")
+                        ),
+                        Some("leave it out: a skipped step needs no pass".to_string()),
+                    );
+                }
+                (v.code(), v.to_string(), help)
+            }
+            _ => (v.code(), v.to_string(), help),
+        }
+    }
+
+    /// When a check line is evaluated: after the move before it, and after what that move set
+    /// off (a new round, with the privates' income at the start of an operating round).
+    fn checked_when(&mut self, game: &Game) -> String {
+        let Some(last) = self.last_move_text() else {
+            return "checked before the first move".to_string();
+        };
+        let line = self.line_of(self.scope.map_or(0, |(_, s)| s.offset));
+        let now = game.round_label();
+        let mut when = format!("checked after `{last}` (line {line})");
+        if now != self.round_of_last_move {
+            when.push_str(&format!(", with which {now} began"));
+            let income = matches!(game.round_kind(), crate::engine::RoundKind::Operating)
+                && game.companies.iter().enumerate().any(|(i, c)| {
+                    !c.closed
+                        && c.owner != crate::engine::CompanyOwner::Unsold
+                        && game.title.companies[i].revenue.0 > 0
+                });
+            if income {
+                when.push_str(" (the privates' income is paid at its start)");
+            }
+        }
+        when
+    }
+
+    /// Keeps who the rules passed automatically during the move just replayed.
+    fn note_auto_passes(&mut self, game: &Game, mover: Entity, at: Span) {
+        self.auto_passed
+            .retain(|(p, _, _)| Entity::Player(*p) != mover);
+        for s in game.skipped() {
+            if let Skipped::StockTurn { player, cash } = s {
+                self.auto_passed.retain(|(p, _, _)| p != player);
+                self.auto_passed.push((*player, *cash, at));
+            }
+        }
+    }
+
+    /// The text of the last move replayed, as written.
+    fn last_move_text(&self) -> Option<String> {
+        let (_, span) = self.scope?;
+        Some(self.text.get(span.offset..span.end())?.trim().to_string())
+    }
+
+    /// A pass the written move implies, in the log (at the start of that move).
+    fn log_implied_pass(&mut self, entity: Entity, at: Span) {
+        let n = self.actions.len();
+        self.actions.push(LoggedAction {
+            raw_index: n,
+            action_id: n as i64 + 1,
+            type_name: "pass".into(),
+            span: Span::new(at.offset, 0),
+            action: Action::Pass { entity },
+            auto_actions: Vec::new(),
+        });
+    }
+
+    /// A move without an actor after the turn it would continue is over.
+    fn turn_over(&mut self, game: &Game, m: &Move, scope: Entity, last: Span) {
+        let whose = notation::name(&game.entity_name(scope));
+        let last_text = self
+            .text
+            .get(last.offset..last.end())
+            .unwrap_or("?")
+            .trim()
+            .to_string();
+        let why = if last_text.ends_with("pass") || last_text.ends_with(": p") {
+            let skipped: Vec<(&str, SkipReason)> = self
+                .skipped_before_last_move
+                .iter()
+                .filter_map(|s| match s {
+                    Skipped::Step { corp, step, why } if Entity::Corporation(*corp) == scope => {
+                        Some((*step, *why))
+                    }
+                    _ => None,
+                })
+                .collect();
+            match skipped.as_slice() {
+                [] => format!("{whose}'s turn ended with `{last_text}`"),
+                [(_, first), ..] => {
+                    let steps: Vec<&str> = skipped.iter().map(|(s, _)| *s).collect();
+                    let corp = corp_of(scope).unwrap_or(CorpId(0));
+                    format!(
+                        "{whose}'s turn ended with the `pass` before it, since the rules had \
+                         skipped its {} step{} ({})",
+                        and_list(&steps),
+                        if steps.len() > 1 { "s" } else { "" },
+                        skip_reason_text(game, corp, *first)
+                    )
+                }
+            }
+        } else {
+            format!("{whose}'s turn is over: nothing was left to {whose} after `{last_text}`")
+        };
+        let next = game
+            .acting_entity()
+            .map(|e| notation::name(&game.entity_name(e)));
+        let (code, label, help) = if matches!(m.action, RawAction::Pass) {
+            (
+                "notation::pass_not_needed",
+                format!("this `pass` is not needed: {why}"),
+                format!(
+                    "leave it out: a turn ends by itself when nothing is left to do in it, and where \
+                     the next actor is named{}",
+                    next.as_ref()
+                        .map(|n| format!(" (the game waits for {n})"))
+                        .unwrap_or_default()
+                ),
+            )
+        } else {
+            (
+                "rules::not_your_turn",
+                format!("{why}, so this move has no actor"),
+                match &next {
+                    Some(n) => {
+                        format!("the game waits for {n}: write `{n}: …` if the move is theirs")
+                    }
+                    None => "the game is over".to_string(),
+                },
+            )
+        };
+        self.error(game, m.span, code, label, Some(help), None);
+    }
+
     fn help_for(&self, game: &Game, action: &Action, v: &RuleViolation) -> Option<String> {
         if let RuleViolation::NotYourTurn { .. } = v {
             let who = game.acting_entity()?;
-            return Some(format!(
-                "the game waits for {0}: write `{0}: …`",
-                notation::name(&game.entity_name(who))
-            ));
+            let name = notation::name(&game.entity_name(who));
+            if self.scope.map(|(e, _)| e) == Some(who) {
+                let mut trial = game.clone();
+                let mut passes = 0;
+                while passes < IMPLIED_PASSES
+                    && trial.acting_entity() == Some(who)
+                    && trial.process(&Action::Pass { entity: who }).is_ok()
+                {
+                    passes += 1;
+                }
+                return Some(match trial.acting_entity() {
+                    Some(next) if next != who => {
+                        let next = notation::name(&trial.entity_name(next));
+                        format!("after {name}'s turn the game waits for {next}: write `{next}: …`")
+                    }
+                    // The turn in progress cannot end here: a pass is not allowed.
+                    _ => format!(
+                        "{name}'s turn is not over: {name} must still act; legal: {}",
+                        legal_list(game, action)
+                    ),
+                });
+            }
+            return Some(format!("the game waits for {name}: write `{name}: …`"));
         }
         if let Action::LayTile {
             hex, tile, entity, ..
@@ -1605,6 +2053,78 @@ impl Player<'_> {
             });
         }
         None
+    }
+
+    /// A round heading: checked against the round being played. The turn of the entity that
+    /// moved last ends here if it can (as where the next actor is named).
+    fn heading(&mut self, game: &mut Game, written: String, span: Span, main: bool) {
+        if game.round_label() == written {
+            return;
+        }
+        if let Some((passer, _)) = self.scope.filter(|(e, _)| game.acting_entity() == Some(*e)) {
+            let mut trial = game.clone();
+            let mut passes = Vec::new();
+            while passes.len() < IMPLIED_PASSES
+                && trial.acting_entity() == Some(passer)
+                && trial.process(&Action::Pass { entity: passer }).is_ok()
+            {
+                passes.push(passer);
+            }
+            if !passes.is_empty() && trial.round_label() == written {
+                *game = trial;
+                if main {
+                    for p in passes {
+                        self.log_implied_pass(p, span);
+                    }
+                }
+                self.scope = None;
+                return;
+            }
+        }
+        let actual = game.round_label();
+        let waiting = game
+            .acting_entity()
+            .map(|e| notation::name(&game.entity_name(e)));
+        let ahead = round_order(&written) > round_order(&actual);
+        let help = match (&waiting, self.scope) {
+            (_, _) if !ahead => {
+                let mut why = String::new();
+                if let Some(last) = self.last_move_text() {
+                    if self.round_of_last_move != actual && !self.round_of_last_move.is_empty() {
+                        why = format!("`{last}` ended {}", self.round_of_last_move);
+                        let passed: Vec<String> = self
+                            .auto_passed
+                            .iter()
+                            .map(|(p, _, _)| notation::name(&game.player(*p).name))
+                            .collect();
+                        if !passed.is_empty() {
+                            why.push_str(&format!(
+                                " ({} passed automatically: nothing was left to them)",
+                                passed.join(", ")
+                            ));
+                        }
+                        why.push_str("; ");
+                    }
+                }
+                format!("{why}write `{actual}` here, or leave the heading out")
+            }
+            (Some(who), Some((e, _))) if game.acting_entity() == Some(e) => format!(
+                "{who}'s turn in {actual} is not over: {who} must still act; legal: {}",
+                legal_list(game, &Action::Pass { entity: e })
+            ),
+            (Some(who), _) => format!(
+                "{actual} goes on: the game waits for {who}; write their moves before `{written}`"
+            ),
+            (None, _) => format!("write `{actual}` here, or leave the heading out"),
+        };
+        self.error(
+            game,
+            span,
+            "rules::wrong_round",
+            format!("this is {actual}, not {written}"),
+            Some(help),
+            None,
+        );
     }
 
     fn check(&mut self, game: &Game, c: &Check) {
@@ -1641,21 +2161,24 @@ impl Player<'_> {
             };
             match actual {
                 Ok(a) if a == recorded => {}
-                Ok(a) => self.error(
-                    game,
-                    e.span,
-                    "rules::check_failed",
-                    format!("recorded {recorded}{unit}, the rules give {a}{unit}"),
-                    Some(format!(
-                        "write `= {} {}`",
-                        notation::name(&e.who.text),
-                        match &e.what {
-                            CheckValue::Cash(_) => a.to_string(),
-                            CheckValue::Holding(c, _) => format!("{c} {a}%"),
-                        }
-                    )),
-                    None,
-                ),
+                Ok(a) => {
+                    let when = self.checked_when(game);
+                    self.error(
+                        game,
+                        e.span,
+                        "rules::check_failed",
+                        format!("recorded {recorded}{unit}, the rules give {a}{unit}"),
+                        Some(format!(
+                            "{when}; write `= {} {}`",
+                            notation::name(&e.who.text),
+                            match &e.what {
+                                CheckValue::Cash(_) => a.to_string(),
+                                CheckValue::Holding(c, _) => format!("{c} {a}%"),
+                            }
+                        )),
+                        None,
+                    )
+                }
                 Err(u) => self.error(game, e.who.span, u.code, u.message, u.help, None),
             }
         }
