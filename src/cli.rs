@@ -640,6 +640,10 @@ fn replay_log(args: &ReplayArgs, log: &GameLog, stop: Option<&Stop>) -> io::Resu
             Ok(Outcome::Failed)
         }
         (None, _) => {
+            if let Err(e) = crate::replay::check_result(log, replay.game()) {
+                print_warnings(replay.warnings());
+                return reject(args.format, FailureReport::from(&e), e);
+            }
             let report = ScoreReport::new(replay.game(), log).with_warnings(replay.warnings());
             let mut out = stdout();
             match args.format {

@@ -234,3 +234,87 @@ fn passes_and_skips_are_explained_where_written() {
         insta::assert_snapshot!(format!("explained_{name}"), rendered);
     }
 }
+
+/// Issue 14, point 6: nothing passes silently. An empty file, one of comments only and one of
+/// tags only are rejected by every command that judges a game; a `Result` tag and a JSON log's
+/// `result` that differ from the replayed game are reported.
+#[test]
+fn nothing_passes_silently() {
+    let empty = scratch("empty.rn", "");
+    let comments = scratch("comments.rn", "{nothing yet}\n; still nothing\n");
+    let tags = scratch(
+        "tags.rn",
+        "[Title \"1836Jr30\"]\n[Players \"Ann, Bob, Cid\"]\n",
+    );
+    for (file, code_shown) in [
+        (&empty, "notation::no_game"),
+        (&comments, "notation::no_game"),
+        (&tags, "notation::no_moves"),
+    ] {
+        let f = file.to_str().unwrap();
+        for args in [
+            vec!["check", f],
+            vec!["replay", f],
+            vec!["convert", f, "--to", "json"],
+        ] {
+            let o = railnote(&args);
+            assert_eq!(code(&o), 1, "{args:?}: {}", stderr(&o));
+            let said = format!("{}{}", stdout(&o), stderr(&o));
+            assert!(said.contains(code_shown), "{args:?}: {said}");
+        }
+    }
+    // A file of tags is where a game starts: its first moves can be listed.
+    let o = railnote(&["moves", tags.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("PR (phase 2) after 0 actions; waiting for Ann"));
+
+    // A finished game's `Result` tag is checked, score by score.
+    let sample = std::fs::read_to_string("samples/1836jr30-complete-annotated.rn").unwrap();
+    let wrong = sample.replacen("Ann 5450, Bob 5193", "Ann 5400, Bob 5193", 1);
+    assert_ne!(wrong, sample);
+    let wrong = scratch("wrong-result.rn", &wrong);
+    let played = replayed("wrong-result.rn", &std::fs::read_to_string(&wrong).unwrap());
+    insta::assert_snapshot!("result_tag_differs", played.err().expect("rejected"));
+    let o = railnote(&["check", wrong.to_str().unwrap()]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stdout(&o).contains("recorded Ann 5400, the game gives 5450"),
+        "{}",
+        stdout(&o)
+    );
+
+    // A JSON log's stored `result` too.
+    let log = std::fs::read_to_string("samples/1836jr30-selfplay-greedy-3p-seed1.json").unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&log).unwrap();
+    let (first, score) = json["result"]
+        .as_object()
+        .and_then(|r| r.iter().next())
+        .map(|(k, v)| (k.clone(), v.as_i64().unwrap()))
+        .expect("the sample has a result");
+    json["result"][&first] = serde_json::json!(score + 50);
+    let edited = scratch(
+        "edited-result.json",
+        &serde_json::to_string_pretty(&json).unwrap(),
+    );
+    let o = railnote(&["replay", edited.to_str().unwrap()]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("rules::result_mismatch"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains(&format!("the game gives {score}")),
+        "{}",
+        stderr(&o)
+    );
+    let o = railnote(&["check", edited.to_str().unwrap()]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stdout(&o).contains("error[rules::result_mismatch]"),
+        "{}",
+        stdout(&o)
+    );
+    let o = railnote(&["check", "samples/1836jr30-selfplay-greedy-3p-seed1.json"]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+}

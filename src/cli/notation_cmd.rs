@@ -19,10 +19,21 @@ use crate::output::{FailureDetail, FailureReport};
 use crate::replay::notation::{play, GameRejected, PlayOptions, Played};
 use crate::replay::ReplayError;
 
-/// Whether the content is an 18xx.games JSON log (it starts with `{`).
+/// Whether the content is an 18xx.games JSON log: it starts with `{` and a key (or `}`). A
+/// notation file may start with a `{…}` comment, which has text after the brace.
 pub(super) fn is_json(text: &str) -> bool {
-    text.trim_start_matches(|c: char| c.is_ascii_whitespace())
-        .starts_with('{')
+    let Some(rest) = text
+        .trim_start_matches(|c: char| c.is_ascii_whitespace())
+        .strip_prefix('{')
+    else {
+        return false;
+    };
+    matches!(
+        rest.trim_start_matches(|c: char| c.is_ascii_whitespace())
+            .chars()
+            .next(),
+        None | Some('"' | '}')
+    )
 }
 
 pub(super) type Failure = (FailureReport, Box<dyn Diagnostic + Send + Sync>);
@@ -72,12 +83,13 @@ pub(super) fn play_each(
     mut visit: impl FnMut(Played),
 ) -> Result<usize, Failure> {
     let doc = notation::parse(name, src).map_err(|e| syntax_failure(src, e))?;
-    if doc.games.is_empty() {
+    if doc.games.iter().all(notation::GameText::is_comments_only) {
         return Err(no_game_failure(name));
     }
-    let games = doc.games.len();
+    // Comments before the first game's tags are a part of the file, not a game.
+    let games = doc.games.iter().filter(|g| !g.is_comments_only()).count();
     // Each game's text is dropped once it is replayed.
-    for g in doc.games {
+    for g in doc.games.into_iter().filter(|g| !g.is_comments_only()) {
         let played = play(name, src, &g, options).map_err(setup_failure)?;
         if let Some(rejected) = rejected_failure(&played) {
             return Err(rejected);
@@ -340,6 +352,8 @@ fn check_one(name: &str, src: &Arc<str>, strict_rules: bool) -> Result<String, S
                 }
                 ReplayError::Setup(_) => format!("error[replay::setup]: {e}"),
             })?;
+        crate::replay::check_result(&log, &replayed.game)
+            .map_err(|e| shorten_quotes(format!("error[rules::result_mismatch]: {e}")))?;
         return Ok(format!("{n} actions{}", warned(replayed.warnings.len())));
     }
     let options = PlayOptions {

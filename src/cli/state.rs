@@ -60,14 +60,16 @@ pub(crate) fn game_at(
             return Ok(Err(fail(format, syntax_failure(&src, e))?));
         }
     }
-    let Some(first) = doc.games.first() else {
+    let Some(first) = doc.games.iter().find(|g| !g.is_comments_only()) else {
         return Ok(Err(fail(format, no_game_failure(&name))?));
     };
     let options = PlayOptions {
         strict_rules,
         ..PlayOptions::default()
     };
-    let played = match play_until(&name, &src, first, options, target.as_ref()) {
+    // Without `--at`, the end: a game of tags alone is at its first state, not an error.
+    let until = target.clone().unwrap_or(Target::Before(usize::MAX));
+    let played = match play_until(&name, &src, first, options, Some(&until)) {
         Ok(p) => p,
         Err(e) => return Ok(Err(fail(format, setup_failure(e))?)),
     };

@@ -286,24 +286,11 @@ pub fn to_notation(log: &GameLog) -> Result<Document, ConvertError> {
         ));
     }
     if game.finished {
-        tags.push(tag("Result", result_text(game)));
+        tags.push(tag("Result", crate::replay::notation::result_text(game)));
     }
     Ok(Document {
         games: vec![GameText { tags, body }],
     })
-}
-
-fn result_text(game: &Game) -> String {
-    let values = game.player_values();
-    let mut parts: Vec<String> = game
-        .players
-        .iter()
-        .map(|p| format!("{} {}", p.name, values.get(&p.id).map_or(0, |v| v.0)))
-        .collect();
-    if let Some(r) = game.end_reason {
-        parts.push(format!("({})", r.as_str()));
-    }
-    parts.join(", ")
 }
 
 fn push_move(

@@ -23,6 +23,12 @@ pub struct GameText {
 }
 
 impl GameText {
+    /// Whether this is only comments: no tag, no move, heading or check (a file of comments
+    /// holds no game).
+    pub fn is_comments_only(&self) -> bool {
+        self.tags.is_empty() && self.body.iter().all(|e| matches!(e, Element::Comment(_)))
+    }
+
     /// The value of the first tag named `name`, if any.
     pub fn tag(&self, name: &str) -> Option<&Tag> {
         self.tags.iter().find(|t| t.name == name)

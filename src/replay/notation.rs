@@ -1342,6 +1342,26 @@ pub fn play_until(
         skipped_before_last_move: Vec::new(),
     };
     p.body(&mut game, &text.body, true);
+    if until.is_none() && p.errors.is_empty() {
+        if p.actions.is_empty() {
+            // A game of tags alone is most likely a file not yet written, or the wrong one.
+            let at = text.tag("Title").map_or(Span::new(0, 0), |t| t.span);
+            p.error(
+                &game,
+                at,
+                "notation::no_moves",
+                "the game has no moves".into(),
+                Some(
+                    "write the moves after the tags, e.g. `PR` and `Ann: bid ACC 20`; \
+                     `railnote moves FILE` lists the first ones"
+                        .into(),
+                ),
+                None,
+            );
+        } else if let Some(tag) = text.tag("Result") {
+            p.check_result(&game, tag);
+        }
+    }
     let stopped_at = until.map(|target| {
         p.stopped_at.unwrap_or_else(|| {
             let end = text.body.iter().map(|e| element_span(e).end()).max();
@@ -1442,6 +1462,55 @@ fn round_order(label: &str) -> Option<(u32, u32, u32)> {
         notation::RoundName::Operating(n, m) => (n, 2, 2 * m),
         notation::RoundName::Merger(n, m) => (n, 2, 2 * m + 1),
     })
+}
+
+/// A `Result` tag read: `(name, score, the entry as written)` and the end reason.
+struct RecordedResult {
+    scores: Vec<(String, i64, String)>,
+    reason: Option<String>,
+}
+
+/// Reads `Ann 5450, "Bo B" 5193 (bank)`.
+fn read_result(value: &str) -> Option<RecordedResult> {
+    let value = value.trim();
+    let (scores, reason) = match value.strip_suffix(')').and_then(|v| v.rsplit_once('(')) {
+        Some((scores, reason)) => (scores.trim(), Some(reason.trim().to_string())),
+        None => (value, None),
+    };
+    let scores = scores
+        .split(',')
+        .filter(|entry| !entry.trim().is_empty())
+        .map(|entry| {
+            let entry = entry.trim();
+            let (name, score) = entry.rsplit_once(' ')?;
+            let name = name.trim();
+            let name = name
+                .strip_prefix('"')
+                .and_then(|n| n.strip_suffix('"'))
+                .unwrap_or(name);
+            let score = score.parse::<i64>().ok()?;
+            (!name.is_empty()).then(|| (name.to_string(), score, entry.to_string()))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(RecordedResult { scores, reason })
+}
+
+/// A finished game's result as `convert` writes it in the `Result` tag.
+pub fn result_text(game: &Game) -> String {
+    let values = game.player_values();
+    let parts: Vec<String> = game
+        .players
+        .iter()
+        .map(|p| {
+            // A tag's value holds names as they are (they have no comma).
+            format!("{} {}", p.name, values.get(&p.id).map_or(0, |v| v.0))
+        })
+        .collect();
+    let mut text = parts.join(", ");
+    if let Some(r) = game.end_reason {
+        text.push_str(&format!(" ({})", r.as_str()));
+    }
+    text
 }
 
 /// Where an element of the move text is written.
@@ -1879,6 +1948,99 @@ impl Player<'_> {
                 (v.code(), v.to_string(), help)
             }
             _ => (v.code(), v.to_string(), help),
+        }
+    }
+
+    /// A `Result` tag (`Ann 5450, Bob 5193 (bank)`, as `convert` writes it) against the
+    /// replayed game: every score, and the end reason when it is one railnote writes.
+    fn check_result(&mut self, game: &Game, tag: &notation::Tag) {
+        let Some(recorded) = read_result(&tag.value) else {
+            self.error(
+                game,
+                tag.value_span,
+                "notation::bad_result",
+                format!("`Result` is not `NAME SCORE, …`: `{}`", tag.value),
+                Some(if game.finished {
+                    format!(
+                        "write the final scores, as the game gives them: `[Result \"{}\"]`",
+                        result_text(game)
+                    )
+                } else {
+                    "write the final scores once the game is over, e.g. `[Result \"Ann 5450, \
+                     Bob 5193 (bank)\"]`"
+                        .to_string()
+                }),
+                None,
+            );
+            return;
+        };
+        // Where each entry is, when the value is written without escapes.
+        let span_of = |part: &str| match tag.value.find(part) {
+            Some(at) if tag.value_span.len == tag.value.len() => {
+                Span::new(tag.value_span.offset + at, part.len())
+            }
+            _ => tag.value_span,
+        };
+        let help = Some(format!(
+            "the game gives `[Result \"{}\"]`",
+            result_text(game)
+        ));
+        if !game.finished {
+            self.error(
+                game,
+                tag.value_span,
+                "rules::result_mismatch",
+                format!(
+                    "recorded a final result, but the game is not over: it stops in {}",
+                    game.round_label()
+                ),
+                Some("leave the `Result` tag out until the game is over".into()),
+                None,
+            );
+            return;
+        }
+        let values = game.player_values();
+        let mut wrong = Vec::new();
+        for p in &game.players {
+            let actual = values.get(&p.id).map_or(0, |v| v.0);
+            match recorded.scores.iter().find(|(name, _, _)| *name == p.name) {
+                Some((_, r, text)) if *r != actual => wrong.push((
+                    span_of(text),
+                    format!("recorded {} {r}, the game gives {actual}", p.name),
+                )),
+                Some(_) => {}
+                None => wrong.push((
+                    tag.value_span,
+                    format!("no score recorded for {}, the game gives {actual}", p.name),
+                )),
+            }
+        }
+        for (name, _, text) in &recorded.scores {
+            if !game.players.iter().any(|p| &p.name == name) {
+                wrong.push((span_of(text), format!("nobody is called `{name}`")));
+            }
+        }
+        if let (Some(reason), Some(end)) = (&recorded.reason, game.end_reason) {
+            let known = ["bank", "bankrupt", "stock_market", "dnf"];
+            if known.contains(&reason.as_str()) && reason != end.as_str() {
+                wrong.push((
+                    span_of(reason),
+                    format!(
+                        "recorded the end by `{reason}`, the game ends by `{}`",
+                        end.as_str()
+                    ),
+                ));
+            }
+        }
+        for (span, label) in wrong {
+            self.error(
+                game,
+                span,
+                "rules::result_mismatch",
+                label,
+                help.clone(),
+                None,
+            );
         }
     }
 
