@@ -274,7 +274,7 @@ fn nothing_passes_silently() {
     assert_ne!(wrong, sample);
     let wrong = scratch("wrong-result.rn", &wrong);
     let played = replayed("wrong-result.rn", &std::fs::read_to_string(&wrong).unwrap());
-    insta::assert_snapshot!("result_tag_differs", played.err().expect("rejected"));
+    insta::assert_snapshot!("result_tag_differs", played.expect_err("rejected"));
     let o = railnote(&["check", wrong.to_str().unwrap()]);
     assert_eq!(code(&o), 1);
     assert!(
