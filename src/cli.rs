@@ -758,7 +758,12 @@ fn selfplay(args: &SelfplayArgs) -> io::Result<Outcome> {
     };
     let mut outcome = Outcome::Legal;
     for seed in args.seed..args.seed.saturating_add(args.games.max(1)) {
-        let played = match crate::selfplay::play(&args.title, args.players, seed, policy) {
+        // The title in any case (`--title 1836jr30`).
+        let title = crate::engine::title::Title::known_names()
+            .iter()
+            .find(|n| n.eq_ignore_ascii_case(&args.title))
+            .map_or(args.title.as_str(), |n| n);
+        let played = match crate::selfplay::play(title, args.players, seed, policy) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("railnote: {e}");

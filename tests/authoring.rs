@@ -318,3 +318,39 @@ fn nothing_passes_silently() {
     let o = railnote(&["check", "samples/1836jr30-selfplay-greedy-3p-seed1.json"]);
     assert_eq!(code(&o), 0, "{}", stdout(&o));
 }
+
+/// Issue 14, point 4: names in any case (`nord`, `bob:`, `i5`, `[Title "1836jr30"]`,
+/// `--title`, `--corp`), an actor glued to its action (`Ann:bid`), a "did you mean" for
+/// misspelt names, and `fmt` writing each name as the game spells it.
+#[test]
+fn names_in_any_case_and_did_you_mean() {
+    let file = data("names.rn");
+    let src = std::fs::read_to_string(&file).unwrap();
+    let rendered = replayed("names.rn", &src).expect_err("two misspelt names");
+    insta::assert_snapshot!("misspelt_names", rendered);
+    let o = railnote(&["fmt", &file]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    insta::assert_snapshot!("names_spelt_by_fmt", stdout(&o));
+
+    let lower = std::fs::read_to_string(data("passes.rn"))
+        .unwrap()
+        .replace("Nord: 8 I5 r1", "nord: 8 i5 R1")
+        .replace("GCL: 57 I9 r1", "gcl:57 i9 r1")
+        .replace("\"1836Jr30\"", "\"1836JR30\"");
+    let lower = scratch("lower.rn", &lower);
+    let o = railnote(&["check", lower.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let o = railnote(&[
+        "routes",
+        lower.to_str().unwrap(),
+        "--at",
+        "line:31",
+        "--corp",
+        "nord",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = railnote(&["selfplay", "--title", "1836jr30", "--format", "text"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = railnote(&["selfplay", "--title", "1863Jr30"]);
+    assert_eq!(code(&o), 2);
+}

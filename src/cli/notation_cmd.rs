@@ -289,13 +289,14 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
 pub(super) fn fmt(args: &FmtArgs) -> io::Result<Outcome> {
     let src = read_input(&args.file)?;
     let name = input_name(&args.file);
-    let doc = match notation::parse(&name, &src) {
+    let mut doc = match notation::parse(&name, &src) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("{:?}", miette::Report::new(e));
             return Ok(Outcome::Rejected);
         }
     };
+    crate::replay::notation::spell_names(&mut doc);
     let text = notation::write(&doc);
     if args.write && args.file.as_os_str() == super::STDIN {
         eprintln!("railnote: --write rewrites a file, not standard input");

@@ -57,16 +57,81 @@ impl Unresolved {
     }
 }
 
-/// Names an entity (player name, corporation or private symbol).
+/// A name as written, in any case: the exact one first, else the only one that matches
+/// ignoring case (`nord` is Nord; `Ann` and `ann` both players would need the exact case).
+fn by_name<T: Copy>(written: &str, all: impl Iterator<Item = (String, T)> + Clone) -> Option<T> {
+    if let Some((_, t)) = all.clone().find(|(n, _)| n == written) {
+        return Some(t);
+    }
+    let mut folded = all.filter(|(n, _)| n.eq_ignore_ascii_case(written));
+    match (folded.next(), folded.next()) {
+        (Some((_, t)), None) => Some(t),
+        _ => None,
+    }
+}
+
+/// A corporation by its symbol, in any case.
+fn find_corp(title: &Title, sym: &str) -> Option<CorpId> {
+    by_name(
+        sym,
+        title
+            .corporations
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.sym.clone(), CorpId(i as u8))),
+    )
+}
+
+/// A private by its symbol, in any case.
+fn find_company(title: &Title, sym: &str) -> Option<crate::ids::CompanyId> {
+    by_name(
+        sym,
+        title
+            .companies
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.sym.clone(), crate::ids::CompanyId(i as u8))),
+    )
+}
+
+/// Every name of a game an actor can be: players, corporations, privates.
+fn entity_names(game: &Game) -> Vec<&str> {
+    game.players
+        .iter()
+        .map(|p| p.name.as_str())
+        .chain(game.title.corporations.iter().map(|c| c.sym.as_str()))
+        .chain(game.title.companies.iter().map(|c| c.sym.as_str()))
+        .collect()
+}
+
+/// "did you mean `Nord`? " when a name is near one of `names`, else nothing.
+fn did_you_mean<'a>(written: &str, names: impl IntoIterator<Item = &'a str>) -> String {
+    notation::nearest(written, names)
+        .map(|n| format!("did you mean `{}`? ", notation::name(n)))
+        .unwrap_or_default()
+}
+
+/// Names an entity (player name, corporation or private symbol), in any case.
 pub fn entity_by_name(game: &Game, name: &str) -> Result<Entity, Unresolved> {
-    if let Some(p) = game.players.iter().find(|p| p.name == name) {
-        return Ok(Entity::Player(p.id));
-    }
-    if let Some(c) = game.title.corp_by_sym(name) {
-        return Ok(Entity::Corporation(c));
-    }
-    if let Some(c) = game.title.company_by_sym(name) {
-        return Ok(Entity::Company(c));
+    let all = game
+        .players
+        .iter()
+        .map(|p| (p.name.clone(), Entity::Player(p.id)))
+        .chain(
+            game.title
+                .corporations
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (c.sym.clone(), Entity::Corporation(CorpId(i as u8)))),
+        )
+        .chain(game.title.companies.iter().enumerate().map(|(i, c)| {
+            (
+                c.sym.clone(),
+                Entity::Company(crate::ids::CompanyId(i as u8)),
+            )
+        }));
+    if let Some(e) = by_name(name, all) {
+        return Ok(e);
     }
     let players: Vec<String> = game
         .players
@@ -78,13 +143,14 @@ pub fn entity_by_name(game: &Game, name: &str) -> Result<Entity, Unresolved> {
         format!("nobody is called `{name}`"),
     )
     .help(format!(
-        "players: {}; corporations and privates by symbol, e.g. `Nord:`",
+        "{}players: {}; corporations and privates by symbol, e.g. `Nord:`",
+        did_you_mean(name, entity_names(game)),
         players.join(", ")
     )))
 }
 
 fn corp(game: &Game, sym: &str) -> Result<CorpId, Unresolved> {
-    game.title.corp_by_sym(sym).ok_or_else(|| {
+    find_corp(game.title, sym).ok_or_else(|| {
         let all: Vec<&str> = game
             .title
             .corporations
@@ -95,14 +161,18 @@ fn corp(game: &Game, sym: &str) -> Result<CorpId, Unresolved> {
             "rules::unknown_entity",
             format!("{} has no corporation `{sym}`", game.title.name),
         )
-        .help(format!("corporations: {}", all.join(", ")))
+        .help(format!(
+            "{}corporations: {}",
+            did_you_mean(sym, all.iter().copied()),
+            all.join(", ")
+        ))
     })
 }
 
 fn share_id(game: &Game, text: &str) -> Result<ShareId, Unresolved> {
     text.rsplit_once('_')
         .and_then(|(c, i)| {
-            let corp = game.title.corp_by_sym(c)?;
+            let corp = find_corp(game.title, c)?;
             let index: u8 = i.parse().ok()?;
             ((index as usize) < game.title.share_sizes(corp).len())
                 .then_some(ShareId { corp, index })
@@ -122,9 +192,21 @@ pub fn train_text(game: &Game, t: TrainId) -> String {
     format!("{}-{}", game.title.train(t.kind).name, t.copy)
 }
 
+/// A train type by its name, in any case (`d` is the D).
+fn find_train_kind(title: &Title, name: &str) -> Option<crate::ids::TrainKind> {
+    by_name(
+        name,
+        title
+            .trains
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.name.clone(), crate::ids::TrainKind(i as u8))),
+    )
+}
+
 fn explicit_train(game: &Game, text: &str) -> Option<TrainId> {
     let (name, copy) = text.rsplit_once('-')?;
-    let kind = game.title.train_kind(name)?;
+    let kind = find_train_kind(game.title, name)?;
     let copy: u16 = copy.parse().ok()?;
     (copy
         < game
@@ -144,7 +226,7 @@ fn pick_train(
     if let Some(t) = explicit_train(game, text) {
         return Ok(t);
     }
-    let Some(kind) = game.title.train_kind(text) else {
+    let Some(kind) = find_train_kind(game.title, text) else {
         let kinds: Vec<&str> = game.title.trains.iter().map(|t| t.name.as_str()).collect();
         return Err(unresolved(
             "rules::unknown_train",
@@ -313,9 +395,7 @@ pub fn resolve(game: &Game, entity: Entity, raw: &RawAction) -> Result<Action, U
         },
         RawAction::Merge { corp } => Action::Merge {
             entity,
-            corp: game.title.corp_by_sym(corp).ok_or_else(|| {
-                unresolved("rules::unknown_entity", format!("no corporation `{corp}`"))
-            })?,
+            corp: self::corp(game, corp)?,
         },
         RawAction::Vote { in_favour } => Action::Vote {
             entity,
@@ -323,11 +403,15 @@ pub fn resolve(game: &Game, entity: Entity, raw: &RawAction) -> Result<Action, U
         },
         RawAction::Program { .. } => Action::Program { entity },
         RawAction::Bid { target, price } => {
-            let target = match title.company_by_sym(target) {
+            let target = match find_company(title, target) {
                 Some(c) => BidTarget::Company(c),
                 None => BidTarget::Corporation(corp(game, target).map_err(|e| {
                     let all: Vec<&str> = title.companies.iter().map(|c| c.sym.as_str()).collect();
-                    e.help(format!("privates: {}", all.join(", ")))
+                    e.help(format!(
+                        "{}privates: {}",
+                        did_you_mean(target, all.iter().copied()),
+                        all.join(", ")
+                    ))
                 })?),
             };
             Action::Bid {
@@ -407,7 +491,7 @@ pub fn resolve(game: &Game, entity: Entity, raw: &RawAction) -> Result<Action, U
             share_price,
         } => {
             if let [sym] = what.as_slice() {
-                if let Some(company) = title.company_by_sym(sym) {
+                if let Some(company) = find_company(title, sym) {
                     let Some(price) = price else {
                         return Err(unresolved(
                             "rules::price_needed",
@@ -1096,6 +1180,11 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
             "name the players in seat order: `[Players \"Ann, Bob, Cid\"]`",
         ));
     };
+    // The title in any case (`1836jr30`).
+    let title_name = Title::known_names()
+        .iter()
+        .find(|n| n.eq_ignore_ascii_case(title.value.trim()))
+        .map_or_else(|| title.value.clone(), |n| (*n).to_string());
     let names: Vec<String> = split_list(&players.value);
     let rules = text
         .tag("Rules")
@@ -1122,7 +1211,7 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
         ),
     };
     let setup_tag = text.tag("Setup");
-    let stated = match (setup_tag, Title::by_name(&title.value)) {
+    let stated = match (setup_tag, Title::by_name(&title_name)) {
         (Some(tag), Some(t)) => Some(stated_setup(t, &tag.value).map_err(|label| {
             fail(
                 tag.value_span,
@@ -1137,7 +1226,7 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
     };
     let game = Game::with_stated_setup(
         &GameSetup {
-            title: title.value.clone(),
+            title: title_name.clone(),
             players: names.clone(),
             seed,
             options: GameOptions {
@@ -1167,16 +1256,25 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
                 "correct the `Setup` tag, or drop one of `Seed` and `Setup`"
             }
             SetupError::NoRandomSetup { .. } => "remove the `Setup` tag",
-            SetupError::ImpossibleSetup { .. } => Title::by_name(&title.value)
+            SetupError::ImpossibleSetup { .. } => Title::by_name(&title_name)
                 .and_then(Title::random_setup_rules)
                 .unwrap_or("see `grammar/README.md` for the `Setup` tag"),
+            SetupError::UnknownTitle(_) => {
+                let hint = did_you_mean(&title.value, Title::known_names().iter().copied());
+                return fail(
+                    span,
+                    "replay::setup",
+                    e.to_string(),
+                    &format!("{hint}the title is written as 18xx.games names it"),
+                );
+            }
             _ => "see `grammar/README.md` for the tags",
         };
         fail(span, "replay::setup", e.to_string(), help)
     })?;
     let header = Header {
         game_id: text.tag("Id").map(|t| t.value.clone()),
-        title: Spanned::new(title.value.clone(), title.value_span),
+        title: Spanned::new(title_name.clone(), title.value_span),
         players: names
             .iter()
             .enumerate()
@@ -1221,9 +1319,9 @@ fn stated_setup(title: &Title, value: &str) -> Result<ResolvedSetup, String> {
         charter_order: Vec::new(),
     };
     for sym in split_list(removed).iter().filter(|s| !s.is_empty()) {
-        if let Some(c) = title.company_by_sym(sym) {
+        if let Some(c) = find_company(title, sym) {
             out.removed_companies.push(c);
-        } else if let Some(c) = title.corp_by_sym(sym) {
+        } else if let Some(c) = find_corp(title, sym) {
             out.removed_corporations.push(c);
         } else {
             return Err(format!(
@@ -1234,8 +1332,7 @@ fn stated_setup(title: &Title, value: &str) -> Result<ResolvedSetup, String> {
     }
     for sym in split_list(charters).iter().filter(|s| !s.is_empty()) {
         out.charter_order.push(
-            title
-                .corp_by_sym(sym)
+            find_corp(title, sym)
                 .ok_or_else(|| format!("`{sym}` is not a minor of {}", title.name))?,
         );
     }
@@ -2460,5 +2557,144 @@ pub fn move_for(game: &Game, action: &Action, with_actor: bool, auto: bool) -> M
         annotation: None,
         span: Span::default(),
         action_span: Span::default(),
+    }
+}
+
+/// The names a game's text may use, for writing them as the game spells them.
+struct Spelling {
+    /// Players (from the `Players` tag), corporations, privates, train types.
+    names: Vec<String>,
+}
+
+impl Spelling {
+    /// The name as the game spells it (`nord` → `Nord`); as written if it names nothing, or
+    /// more than one thing ignoring case.
+    fn of(&self, written: &str) -> String {
+        by_name(written, self.names.iter().map(|n| (n.clone(), n.as_str())))
+            .map_or_else(|| written.to_string(), str::to_string)
+    }
+
+    /// `nord_3` → `Nord_3`, `d-1` → `D-1`, `nord` → `Nord`.
+    fn of_id(&self, written: &str, separator: char) -> String {
+        if let Some((name, rest)) = written.rsplit_once(separator) {
+            let spelled = self.of(name);
+            if spelled != name {
+                return format!("{spelled}{separator}{rest}");
+            }
+        }
+        self.of(written)
+    }
+
+    fn fix(&self, name: &mut String) {
+        *name = self.of(name);
+    }
+
+    fn body(&self, body: &mut [Element]) {
+        for e in body {
+            match e {
+                Element::Move(m) => {
+                    if let Some(actor) = &mut m.actor {
+                        self.fix(&mut actor.text);
+                    }
+                    self.action(&mut m.action);
+                }
+                Element::Variation(v) => self.body(&mut v.body),
+                Element::Check(c) => {
+                    for entry in &mut c.entries {
+                        if entry.who.text != "bank" {
+                            self.fix(&mut entry.who.text);
+                        }
+                        if let CheckValue::Holding(corp, _) = &mut entry.what {
+                            self.fix(corp);
+                        }
+                    }
+                }
+                Element::Correction(c) => match &mut c.kind {
+                    CorrectionKind::Cash { who, .. } => self.fix(&mut who.text),
+                    CorrectionKind::Tile { .. } => {}
+                    CorrectionKind::Share { share, to } => {
+                        share.text = self.of_id(&share.text, '_');
+                        if !matches!(to.text.as_str(), "pool" | "ipo") {
+                            self.fix(&mut to.text);
+                        }
+                    }
+                },
+                Element::Heading(_) | Element::Comment(_) => {}
+            }
+        }
+    }
+
+    fn action(&self, action: &mut RawAction) {
+        match action {
+            RawAction::Bid { target, .. } => self.fix(target),
+            RawAction::Par { corp, .. } | RawAction::Merge { corp } => self.fix(corp),
+            RawAction::Buy { what, .. } | RawAction::Sell { what, .. } => {
+                for w in what {
+                    *w = self.of_id(w, '_');
+                }
+            }
+            RawAction::Train {
+                train,
+                from,
+                exchange,
+                ..
+            } => {
+                *train = self.of_id(train, '-');
+                if let Source::Corp(c) = from {
+                    self.fix(c);
+                }
+                if let Some(x) = exchange {
+                    *x = self.of_id(x, '-');
+                }
+            }
+            RawAction::Discard { train } => *train = self.of_id(train, '-'),
+            RawAction::Run { routes } => {
+                for r in routes {
+                    r.train = self.of_id(&r.train, '-');
+                }
+            }
+            RawAction::Assign { hex } => *hex = hex.to_ascii_uppercase(),
+            RawAction::Pass
+            | RawAction::Lay { .. }
+            | RawAction::Token { .. }
+            | RawAction::Payout
+            | RawAction::Withhold
+            | RawAction::Bankrupt
+            | RawAction::Vote { .. }
+            | RawAction::Program { .. } => {}
+        }
+    }
+}
+
+/// Writes every name of a document as its game spells it: the title, players (as the `Players`
+/// tag has them), corporations, privates, certificates and trains (`buy nord` → `buy Nord`,
+/// `[Title "1836jr30"]` → `1836Jr30`). What `railnote fmt` writes; a game of a title railnote
+/// does not know is left as written.
+pub fn spell_names(doc: &mut notation::Document) {
+    for game in &mut doc.games {
+        let Some(title) = game.tags.iter_mut().find(|t| t.name == "Title") else {
+            continue;
+        };
+        let Some(known) = Title::known_names()
+            .iter()
+            .find(|n| n.eq_ignore_ascii_case(title.value.trim()))
+        else {
+            continue;
+        };
+        title.value = (*known).to_string();
+        let Some(facts) = Title::by_name(known) else {
+            continue;
+        };
+        let players = game.tag("Players").map(|t| split_list(&t.value));
+        let spelling = Spelling {
+            names: players
+                .unwrap_or_default()
+                .into_iter()
+                .chain(facts.corporations.iter().map(|c| c.sym.clone()))
+                .chain(facts.companies.iter().map(|c| c.sym.clone()))
+                .chain(facts.trains.iter().map(|t| t.name.clone()))
+                .collect(),
+        };
+        spelling.body(&mut game.body);
     }
 }

@@ -66,6 +66,39 @@ pub fn parse_lenient(name: &str, src: &str) -> (Document, Option<ParseError>) {
     (doc, Some(errors))
 }
 
+/// `Ann:bid ACC 20` is read as `Ann: bid ACC 20`: a statement never starts with a route, so a
+/// first word with a colon inside is an actor glued to its action.
+fn split_glued_actor<'a>(words: &mut Vec<Word<'a>>) {
+    let Some(first) = words.first() else {
+        return;
+    };
+    if first.quoting != Quoting::Bare || first.text.matches(':').count() != 1 {
+        return;
+    }
+    let Some(colon) = first
+        .text
+        .find(':')
+        .filter(|&c| c > 0 && c + 1 < first.text.len())
+    else {
+        return;
+    };
+    let (actor, action) = first.text.split_at(colon + 1);
+    let span = first.span;
+    words[0] = Word {
+        text: actor,
+        span: Span::new(span.offset, actor.len()),
+        quoting: Quoting::Bare,
+    };
+    words.insert(
+        1,
+        Word {
+            text: action,
+            span: Span::new(span.offset + actor.len(), action.len()),
+            quoting: Quoting::Bare,
+        },
+    );
+}
+
 /// Why a move text stopped.
 enum Stop {
     /// The end of the file.
@@ -209,6 +242,7 @@ impl<'a> Reader<'a> {
                 }
                 _ => {
                     self.statement_words();
+                    split_glued_actor(&mut self.words);
                     if !self.words.is_empty() {
                         let mut words = std::mem::take(&mut self.words);
                         match statement::statement(&mut words, pending.take()) {
