@@ -25,7 +25,7 @@ use crate::output::{
     ScoreReport, Snapshot,
 };
 use crate::replay::notation::PlayOptions;
-use crate::replay::{DeviationWarning, Replay, ReplayError};
+use crate::replay::{At, DeviationWarning, Replay, ReplayError, Target as Stop};
 use crate::selfplay::Policy;
 
 /// `eprintln!` for this module and its children, without the standard one's panic when
@@ -40,6 +40,7 @@ macro_rules! eprintln {
 mod check_cmd;
 mod draw_cmd;
 mod notation_cmd;
+mod state;
 
 pub use check_cmd::CheckArgs;
 pub use draw_cmd::{ChartArgs, MapArgs, TranscriptArgs, ViewArgs};
@@ -119,14 +120,17 @@ pub struct FmtArgs {
 pub struct MovesArgs {
     /// The game: an 18xx.games JSON log or a notation file.
     pub file: PathBuf,
-    /// The state: after N processed actions (`120`), or the first state of a round (`"OR 3.1"`,
-    /// `"SR 2"`, `PR`). Default: the end of the log.
-    #[arg(long, value_name = "N|ROUND")]
-    pub at: Option<String>,
+    #[arg(long, value_name = "N|line:L|ROUND", help = AT_HELP)]
+    pub at: Option<At>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
+
+/// What `--at` takes, wherever it is.
+pub(crate) const AT_HELP: &str = "The state: after N processed actions (`120`), after line L of \
+    the file (`line:42`), or the first state of a round (`\"OR 3.1\"`, `\"SR 2\"`, `PR`). A \
+    notation file is replayed only up to it. Default: the end of the log";
 
 /// Arguments of `railnote selfplay`.
 #[derive(Debug, clap::Args)]
@@ -175,9 +179,8 @@ pub struct RoutesArgs {
     /// The game: an 18xx.games JSON log or a notation file (the format is detected from the
     /// content).
     pub file: PathBuf,
-    /// The state after N processed actions (default: the end of the log).
-    #[arg(long, value_name = "N")]
-    pub at: Option<usize>,
+    #[arg(long, value_name = "N|line:L|ROUND", help = AT_HELP)]
+    pub at: Option<At>,
     /// The corporation (any floated one); default: the corporation whose turn it is.
     #[arg(long, value_name = "SYM")]
     pub corp: Option<String>,
@@ -199,9 +202,11 @@ pub struct ReplayArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Stop after N processed actions and print the state instead of the standings.
-    #[arg(long, value_name = "N")]
-    pub at: Option<usize>,
+    /// Print the state after N processed actions (`120`), after line L (`line:42`), or at the
+    /// start of a round (`"OR 3.1"`) instead of the standings. A notation file is replayed only
+    /// up to it.
+    #[arg(long, value_name = "N|line:L|ROUND")]
+    pub at: Option<At>,
     /// Write the state after every processed action to this file, one JSON object per line.
     #[arg(long, value_name = "OUT.jsonl")]
     pub trace: Option<PathBuf>,
@@ -420,28 +425,11 @@ fn read_game(file: &Path, format: Format) -> io::Result<Result<GameLog, Outcome>
 }
 
 fn routes(args: &RoutesArgs) -> io::Result<Outcome> {
-    let log = match read_game(&args.file, args.format)? {
-        Ok(log) => log,
+    let at = match state::game_at(&args.file, args.at.as_ref(), args.format, false)? {
+        Ok(at) => at,
         Err(outcome) => return Ok(outcome),
     };
-    let mut replay = match Replay::new(&log) {
-        Ok(r) => r,
-        Err(e) => return reject(args.format, FailureReport::from(&e), ReplayError::from(e)),
-    };
-    let stop = args.at.unwrap_or(log.actions.len());
-    if stop > log.actions.len() {
-        eprintln!(
-            "railnote: --at {stop}: the log has only {} actions",
-            log.actions.len()
-        );
-        return Ok(Outcome::Failed);
-    }
-    while replay.processed() < stop {
-        if let Some(Err(e)) = replay.step() {
-            return reject(args.format, FailureReport::from(&e), ReplayError::from(e));
-        }
-    }
-    let game = replay.game();
+    let (game, stop) = (&at.game, at.processed);
     let corp = match &args.corp {
         Some(sym) => match (0..game.corps.len())
             .map(|i| CorpId(i as u8))
@@ -535,58 +523,69 @@ pub(crate) fn with_path(path: &Path, e: io::Error) -> io::Error {
 }
 
 fn replay(args: &ReplayArgs) -> io::Result<Outcome> {
+    if args.at.is_some() && args.trace.is_none() {
+        let at = match state::game_at(&args.file, args.at.as_ref(), args.format, args.strict_rules)?
+        {
+            Ok(at) => at,
+            Err(outcome) => return Ok(outcome),
+        };
+        let outcome = print_snapshot(args.format, &Snapshot::at(&at.game, &at.log, at.processed))?;
+        print_warnings(&at.warnings);
+        return Ok(outcome);
+    }
     let src = read_input(&args.file)?;
     let name = input_name(&args.file);
     if !notation_cmd::is_json(&src) {
-        // The standings of every game (printed once all are legal), or the first game for
-        // `--at`, `--trace` and `--check-runs`; the games themselves are not kept.
-        let standings = args.at.is_none() && args.trace.is_none() && !args.check_runs;
+        if args.trace.is_some() || args.check_runs {
+            // The first game, up to `--at`: its actions are replayed again from its log.
+            let at =
+                match state::game_at(&args.file, args.at.as_ref(), args.format, args.strict_rules)?
+                {
+                    Ok(at) => at,
+                    Err(outcome) => return Ok(outcome),
+                };
+            let stop = args.at.as_ref().map(|_| Stop::Actions(at.processed));
+            return replay_log(args, &at.log, stop.as_ref());
+        }
+        // The standings of every game (printed once all are legal); the games themselves are
+        // not kept.
         let mut reports = Vec::new();
         let mut warnings = Vec::new();
-        let mut first = None;
         let options = PlayOptions {
             keep_going: args.keep_going,
             strict_rules: args.strict_rules,
         };
         let played = notation_cmd::play_each(&name, &src, options, |p| {
-            if standings {
-                reports.push(standings_of(args.format, &p));
-                warnings.extend(p.warnings);
-            } else {
-                first.get_or_insert(p.log);
-            }
+            reports.push(standings_of(args.format, &p));
+            warnings.extend(p.warnings);
         });
-        if let Err((report, diag)) = played {
-            eprintln!("{:?}", miette::Report::new_boxed(diag));
-            if args.format == Format::Json {
-                let mut out = stdout();
-                writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
-                out.flush()?;
-            }
-            return Ok(Outcome::Rejected);
+        if let Err(failure) = played {
+            return state::fail(args.format, failure);
         }
-        if standings {
-            let mut out = stdout();
-            for report in reports {
-                out.write_all(report?.as_bytes())?;
-            }
-            out.flush()?;
-            print_warnings(&warnings);
-            return Ok(Outcome::Legal);
+        let mut out = stdout();
+        for report in reports {
+            out.write_all(report?.as_bytes())?;
         }
-        let Some(first) = first else {
-            return Ok(Outcome::Legal);
-        };
-        return replay_log(args, &first);
+        out.flush()?;
+        print_warnings(&warnings);
+        return Ok(Outcome::Legal);
     }
     let log = match import(&name, &src) {
         Ok(log) => log,
         Err(e) => return reject(args.format, FailureReport::from(&e), e),
     };
-    replay_log(args, &log)
+    let target = match args.at.as_ref().map(|at| at.target(&src)).transpose() {
+        Ok(t) => t,
+        Err(message) => {
+            eprintln!("railnote: {message}");
+            return Ok(Outcome::Failed);
+        }
+    };
+    replay_log(args, &log, target.as_ref())
 }
 
-fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
+/// Replays a log (with `--trace`, `--check-runs`, or to the standings), stopping at `stop`.
+fn replay_log(args: &ReplayArgs, log: &GameLog, stop: Option<&Stop>) -> io::Result<Outcome> {
     let mut replay = match Replay::new(log) {
         Ok(r) => r.strict_rules(args.strict_rules),
         Err(e) => return reject(args.format, FailureReport::from(&e), ReplayError::from(e)),
@@ -594,7 +593,8 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
     if args.check_runs {
         return check_runs(args, log, replay);
     }
-    if args.at == Some(0) {
+    let next = |index: usize| log.actions.get(index).map(|a| a.span.offset);
+    if stop.is_some_and(|t| t.reached(replay.game(), 0, next(0))) {
         return print_snapshot(args.format, &Snapshot::of(replay.game(), log));
     }
     let mut trace = match &args.trace {
@@ -604,12 +604,13 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
         None => None,
     };
     let mut last = None;
+    let mut reached = false;
     let mut trace_error = None;
     let result = replay.run_with(|step, game| {
+        reached = stop.is_some_and(|t| t.reached(game, step.index, next(step.index)));
         // A snapshot is built only where one is written: the standings need none on the way
         // (building one after every action used to be half the time of a replay).
-        let stop = args.at == Some(step.index);
-        if trace.is_none() && !stop {
+        if trace.is_none() && !reached {
             return ControlFlow::Continue(());
         }
         let snapshot = Snapshot::after(game, log, step);
@@ -620,7 +621,7 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
                 return ControlFlow::Break(());
             }
         }
-        if stop {
+        if reached {
             last = Some(snapshot);
             ControlFlow::Break(())
         } else {
@@ -634,18 +635,21 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
     if let Err(e) = result {
         return reject(args.format, FailureReport::from(&e), ReplayError::from(e));
     }
-    let outcome = match args.at {
-        Some(n) => match last {
-            Some(snapshot) if snapshot.index == n => print_snapshot(args.format, &snapshot),
-            _ => {
-                eprintln!(
-                    "railnote: --at {n}: the log has only {} actions",
-                    replay.processed()
-                );
-                Ok(Outcome::Failed)
+    let outcome = match (&args.at, last) {
+        (Some(_), Some(snapshot)) if reached => print_snapshot(args.format, &snapshot),
+        (Some(at), _) => {
+            eprintln!(
+                "railnote: --at {at}: no such state (the log has {} actions and ends in {})",
+                replay.processed(),
+                replay.game().round_label()
+            );
+            Ok(Outcome::Failed)
+        }
+        (None, _) => {
+            if let Err(e) = crate::replay::check_result(log, replay.game()) {
+                print_warnings(replay.warnings());
+                return reject(args.format, FailureReport::from(&e), e);
             }
-        },
-        None => {
             let report = ScoreReport::new(replay.game(), log).with_warnings(replay.warnings());
             let mut out = stdout();
             match args.format {
@@ -739,51 +743,11 @@ fn reject(
 }
 
 fn moves(args: &MovesArgs) -> io::Result<Outcome> {
-    let log = match read_game(&args.file, args.format)? {
-        Ok(log) => log,
+    let at = match state::game_at(&args.file, args.at.as_ref(), args.format, false)? {
+        Ok(at) => at,
         Err(outcome) => return Ok(outcome),
     };
-    let mut replay = match Replay::new(&log) {
-        Ok(r) => r,
-        Err(e) => return reject(args.format, FailureReport::from(&e), ReplayError::from(e)),
-    };
-    let target: Option<Result<usize, String>> = args.at.as_ref().map(|at| {
-        at.trim()
-            .parse::<usize>()
-            .map_err(|_| at.trim().to_string())
-    });
-    let reached = |game: &crate::engine::Game, index: usize| match &target {
-        None => false,
-        Some(Ok(n)) => *n == index,
-        Some(Err(label)) => game.round_label() == *label,
-    };
-    if !reached(replay.game(), 0) {
-        loop {
-            match replay.step() {
-                None => {
-                    if target.is_some() {
-                        eprintln!(
-                            "railnote: --at {}: no such state (the log has {} actions)",
-                            args.at.as_deref().unwrap_or_default(),
-                            replay.processed()
-                        );
-                        return Ok(Outcome::Failed);
-                    }
-                    break;
-                }
-                Some(Err(e)) => {
-                    return reject(args.format, FailureReport::from(&e), ReplayError::from(e))
-                }
-                Some(Ok(p)) => {
-                    if reached(replay.game(), p.index) {
-                        break;
-                    }
-                }
-            }
-        }
-    }
-    let game = replay.game();
-    let report = MovesReport::new(game, &game.legal_actions(), replay.processed());
+    let report = MovesReport::new(&at.game, &at.game.legal_actions(), at.processed);
     let mut out = stdout();
     match args.format {
         Format::Text => write!(out, "{report}")?,
@@ -800,8 +764,13 @@ fn selfplay(args: &SelfplayArgs) -> io::Result<Outcome> {
     };
     let mut outcome = Outcome::Legal;
     for seed in args.seed..args.seed.saturating_add(args.games.max(1)) {
+        // The title in any case (`--title 1836jr30`).
+        let title = crate::engine::title::Title::known_names()
+            .iter()
+            .find(|n| n.eq_ignore_ascii_case(&args.title))
+            .map_or(args.title.as_str(), |n| n);
         let played = match crate::selfplay::play_ending_after(
-            &args.title,
+            title,
             args.players,
             seed,
             policy,

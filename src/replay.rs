@@ -17,9 +17,11 @@ use crate::action::Action;
 use crate::engine::{Game, GameOptions, GameSetup, RuleViolation, SetupError};
 use crate::log::{label_span, short_name, shorten_quotes, GameLog, LogSource, LoggedAction, Span};
 
+mod at;
 pub mod notation;
 mod warning;
 
+pub use at::{At, ParseAtError, Target};
 pub use warning::DeviationWarning;
 
 /// The engine setup a log's header describes: title, players in seat order, optional rules.
@@ -290,6 +292,103 @@ pub fn replay_with_warnings(log: &GameLog, strict_rules: bool) -> Result<Replaye
     })
 }
 
+/// A log's stored final result that the replayed game does not give.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("the recorded result differs from the game: {}", first_label(.labels))]
+pub struct ResultMismatch {
+    /// The file.
+    pub src: LogSource,
+    /// Each recorded score that differs, with the score the game gives.
+    pub labels: Vec<(Span, String)>,
+    /// The result the game gives.
+    pub help: String,
+}
+
+fn first_label(labels: &[(Span, String)]) -> &str {
+    labels.first().map_or("", |(_, l)| l.as_str())
+}
+
+impl Diagnostic for ResultMismatch {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new("rules::result_mismatch"))
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&self.src)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        Some(Box::new(self.labels.iter().map(|(span, label)| {
+            LabeledSpan::new_with_span(Some(label.clone()), label_span(*span))
+        })))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(&self.help))
+    }
+}
+
+/// The log's stored `result` against the replayed game: every score must be the one the game
+/// gives (18xx.games stores the result its engine computed; a different one means the log was
+/// edited, or the two engines disagree). A log without a result, or with an empty one, is not
+/// checked.
+///
+/// # Errors
+/// The scores that differ.
+pub fn check_result(log: &GameLog, game: &Game) -> Result<(), ResultMismatch> {
+    let Some(recorded) = log.header.result.as_ref().filter(|r| !r.is_empty()) else {
+        return Ok(());
+    };
+    let values = game.player_values();
+    let given: Vec<String> = game
+        .players
+        .iter()
+        .map(|p| {
+            format!(
+                "\"{}\": {}",
+                log.player_id(p.id),
+                values.get(&p.id).map_or(0, |v| v.0)
+            )
+        })
+        .collect();
+    let help = format!("the game gives `\"result\": {{{}}}`", given.join(", "));
+    let whole = recorded.values().next().map_or(Span::new(0, 0), |v| v.span);
+    let mut labels = Vec::new();
+    if !game.finished {
+        labels.push((
+            whole,
+            format!(
+                "recorded a final result, but the game is not over: it stops in {}",
+                game.round_label()
+            ),
+        ));
+    } else {
+        for p in &game.players {
+            let id = log.player_id(p.id);
+            let actual = values.get(&p.id).map_or(0, |v| v.0);
+            match recorded.get(id) {
+                Some(r) if r.value != actual => labels.push((
+                    r.span,
+                    format!("recorded {} {}, the game gives {actual}", p.name, r.value),
+                )),
+                Some(_) => {}
+                None => labels.push((
+                    whole,
+                    format!("no score recorded for {}, the game gives {actual}", p.name),
+                )),
+            }
+        }
+    }
+    if labels.is_empty() {
+        return Ok(());
+    }
+    Err(ResultMismatch {
+        src: log.source(),
+        labels,
+        help,
+    })
+}
+
 /// Why a replay stopped.
 #[derive(Debug, thiserror::Error, Diagnostic)]
 pub enum ReplayError {
@@ -380,10 +479,14 @@ pub const LEGAL_SHOWN: usize = 8;
 /// as the rejected action first. Ending the game by hand, always legal, is no alternative to
 /// a move of the game: it is listed only for a refused `end_game`. A move refused because the
 /// printed rules were asked for gets no alternatives that break them too.
-fn legal_alternatives(game: &Game, action: &Action, violation: &RuleViolation) -> Vec<String> {
+pub(crate) fn legal_alternatives(
+    game: &Game,
+    action: &Action,
+    violation: Option<&RuleViolation>,
+) -> Vec<String> {
     let legal = game.legal_actions();
     let ending = matches!(action, Action::EndGame { .. });
-    let printed_rules = matches!(violation, RuleViolation::PrintedRule(_));
+    let printed_rules = matches!(violation, Some(RuleViolation::PrintedRule(_)));
     let mut written: Vec<(bool, String)> = legal
         .actions
         .iter()
@@ -441,7 +544,7 @@ impl IllegalAction {
             expected_actor: game
                 .acting_entity()
                 .map(|e| short_name(&game.entity_name(e))),
-            legal: legal_alternatives(game, action, &violation),
+            legal: legal_alternatives(game, action, Some(&violation)),
             shown: ShownViolation(shorten_quotes(violation.to_string())),
             violation,
         }

@@ -180,7 +180,10 @@ fn ireland_notation_sample_matches_the_reference_engine() {
 /// the same way.
 #[test]
 fn notation_sample_1830_matches_the_reference_engine() {
-    assert_eq!(notation_sample_matches_its_trace("1830-notation-opening"), 57);
+    assert_eq!(
+        notation_sample_matches_its_trace("1830-notation-opening"),
+        57
+    );
 }
 
 /// The 1889 notation opening (MF's port laid by its owner, DR's exchange, ER's lay by its
@@ -579,8 +582,18 @@ const GAMES_1889: &[(&str, usize, &str, &[&str])] = &[
     ("314.json", 457, "bankrupt", &["deviation::unchecked_route"]),
     ("962.json", 446, "bank", &[]),
     // Ended by 18xx.games' End Game button.
-    ("hs_jmmljkbw_17502.json", 50, "manually_ended", &["deviation::game_ended_by_hand"]),
-    ("hs_lhglbbiz_17502.json", 47, "manually_ended", &["deviation::game_ended_by_hand"]),
+    (
+        "hs_jmmljkbw_17502.json",
+        50,
+        "manually_ended",
+        &["deviation::game_ended_by_hand"],
+    ),
+    (
+        "hs_lhglbbiz_17502.json",
+        47,
+        "manually_ended",
+        &["deviation::game_ended_by_hand"],
+    ),
 ];
 
 #[test]

@@ -724,26 +724,26 @@ fn io_and_usage_errors_exit_2_and_say_what() {
     let out = run(&["replay", path_str(&sample), "--at", "100000"]);
     assert_eq!(code(&out), 2);
     assert!(
-        stderr(&out).starts_with("railnote: --at 100000: the log has only "),
+        stderr(&out).starts_with("railnote: --at 100000: no such state (the log has "),
         "{}",
         stderr(&out)
     );
     let out = run(&["replay", path_str(&sample), "--at=-1"]);
     assert_eq!(code(&out), 2);
     assert!(
-        stderr(&out).contains("invalid value '-1' for '--at <N>'"),
+        stderr(&out).contains("invalid value '-1' for '--at <N|line:L|ROUND>'"),
         "{}",
         stderr(&out)
     );
     let out = run(&["moves", path_str(&sample), "--at=-1"]);
     assert_eq!(code(&out), 2);
     assert!(
-        stderr(&out).contains("--at -1: no such state"),
+        stderr(&out).contains("`-1` is not a state"),
         "{}",
         stderr(&out)
     );
     let picture = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile/at.svg");
-    for at in ["--at=100000", "--at=-1", "--at=OR 99.1"] {
+    for at in ["--at=100000", "--at=OR 99.1"] {
         let out = run(&["map", path_str(&sample), at, "-o", path_str(&picture)]);
         assert_eq!(code(&out), 2, "{at}");
         let shown = at.trim_start_matches("--at=");
@@ -755,6 +755,19 @@ fn io_and_usage_errors_exit_2_and_say_what() {
             stderr(&out)
         );
     }
+    let out = run(&[
+        "map",
+        path_str(&sample),
+        "--at=-1",
+        "-o",
+        path_str(&picture),
+    ]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("`-1` is not a state"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 /// The mutation run in CI: mutations of every seed file (byte flips, truncation, nesting, huge

@@ -43,3 +43,7 @@ mod notation_props;
 mod routes;
 /// The notation scenarios (`samples/scenarios/`) and the grammar guide's examples.
 mod scenarios;
+
+/// Writing a game by hand (issue 14): inspecting a half-written file, the `pass` rule, names,
+/// what passes silently, the everyday conventions of the command line.
+mod authoring;

@@ -399,9 +399,22 @@ fn check_log(name: &str, src: &Arc<str>, options: PlayOptions) -> Checked {
     checked.title = Some(log.title.name.clone());
     match crate::replay::replay_with_warnings(&log, options.strict_rules) {
         Ok(replayed) => {
-            checked.games.legal = 1;
             checked.actions = log.actions.len();
             checked.warnings = warnings(1, src, &replayed.warnings);
+            match crate::replay::check_result(&log, &replayed.game) {
+                Ok(()) => checked.games.legal = 1,
+                Err(mismatch) => {
+                    checked.games.illegal = 1;
+                    let at = mismatch.labels.first().map_or(Span::new(0, 0), |(s, _)| *s);
+                    checked.error = Some(ErrorRecord::new(
+                        1,
+                        None,
+                        at.line_col(src),
+                        "rules::result_mismatch",
+                        mismatch.to_string(),
+                    ));
+                }
+            }
         }
         Err(e) => {
             checked.games.illegal = 1;

@@ -12,21 +12,17 @@ use super::{
 use crate::draw::document::GameDocument;
 use crate::draw::map::{map_svg, route_paths, DrawnRoute, MapOptions};
 use crate::draw::{chart, png, transcript, viewer};
-use crate::engine::Game;
 use crate::ids::CorpId;
-use crate::log::GameLog;
 use crate::output::{best_run, FailureReport};
-use crate::replay::{Replay, ReplayError};
+use crate::replay::ReplayError;
 
 /// Arguments of `railnote map`.
 #[derive(Debug, clap::Args)]
 pub struct MapArgs {
     /// The game: an 18xx.games JSON log or a notation file.
     pub file: PathBuf,
-    /// The state: after N processed actions (`120`), or the first state of a round (`"OR 3.1"`,
-    /// `"SR 2"`, `PR`). Default: the end of the log.
-    #[arg(long, value_name = "N|ROUND")]
-    pub at: Option<String>,
+    #[arg(long, value_name = "N|line:L|ROUND", help = super::AT_HELP)]
+    pub at: Option<crate::replay::At>,
     /// Draw this corporation's best run (all its trains), each train in its own colour.
     #[arg(long, value_name = "CORP")]
     pub routes: Option<String>,
@@ -131,88 +127,16 @@ fn check_picture_path(path: &Path) -> Option<Outcome> {
     None
 }
 
-/// A state of the game: after N actions, or the first state of a round.
-enum Target {
-    End,
-    Index(usize),
-    Round(String),
-}
-
-fn parse_target(at: Option<&str>) -> Target {
-    match at.map(str::trim) {
-        None => Target::End,
-        Some(s) => match s.parse::<usize>() {
-            Ok(n) => Target::Index(n),
-            Err(_) => Target::Round(s.to_string()),
-        },
-    }
-}
-
-/// Replays `log` to the state `at` names; `Err` carries the outcome after reporting why not.
-fn replay_to(log: &GameLog, at: Option<&str>) -> io::Result<Result<(Game, usize), Outcome>> {
-    let mut replay = match Replay::new(log) {
-        Ok(r) => r,
-        Err(e) => {
-            return Ok(Err(reject(
-                Format::Text,
-                FailureReport::from(&e),
-                ReplayError::from(e),
-            )?))
-        }
-    };
-    let target = parse_target(at);
-    let reached = |game: &Game, index: usize| match &target {
-        Target::End => false,
-        Target::Index(n) => *n == index,
-        Target::Round(label) => game.round_label().eq_ignore_ascii_case(label),
-    };
-    if !reached(replay.game(), 0) {
-        loop {
-            match replay.step() {
-                None => {
-                    if !matches!(target, Target::End) {
-                        eprintln!(
-                            "railnote: --at {}: no such state (the log has {} actions; give a \
-                             number up to that or a round such as \"OR 2.1\")",
-                            at.unwrap_or_default(),
-                            replay.processed()
-                        );
-                        return Ok(Err(Outcome::Failed));
-                    }
-                    break;
-                }
-                Some(Err(e)) => {
-                    return Ok(Err(reject(
-                        Format::Text,
-                        FailureReport::from(&e),
-                        ReplayError::from(e),
-                    )?))
-                }
-                Some(Ok(p)) => {
-                    if reached(replay.game(), p.index) {
-                        break;
-                    }
-                }
-            }
-        }
-    }
-    let processed = replay.processed();
-    Ok(Ok((replay.game().clone(), processed)))
-}
-
 /// `railnote map FILE [--at N|ROUND] [--routes CORP] -o OUT`.
 pub(super) fn map(args: &MapArgs) -> io::Result<Outcome> {
     if let Some(outcome) = check_picture_path(&args.output) {
         return Ok(outcome);
     }
-    let log = match read_game(&args.file, Format::Text)? {
-        Ok(log) => log,
-        Err(outcome) => return Ok(outcome),
-    };
-    let (game, processed) = match replay_to(&log, args.at.as_deref())? {
-        Ok(g) => g,
-        Err(outcome) => return Ok(outcome),
-    };
+    let (game, processed) =
+        match super::state::game_at(&args.file, args.at.as_ref(), Format::Text, false)? {
+            Ok(at) => (at.game, at.processed),
+            Err(outcome) => return Ok(outcome),
+        };
     let mut options = MapOptions {
         caption: crate::draw::caption(&game, processed),
         ..MapOptions::default()

@@ -14,13 +14,24 @@ use crate::notation;
 use crate::output::{FailureDetail, FailureReport};
 use crate::replay::notation::{play, GameRejected, PlayOptions, Played};
 
-/// Whether the content is an 18xx.games JSON log (it starts with `{`).
+/// Whether the content is an 18xx.games JSON log: it starts with `{` and a key (or `}`). A
+/// notation file may start with a `{…}` comment, which has text after the brace.
 pub(super) fn is_json(text: &str) -> bool {
-    text.trim_start_matches(|c: char| c.is_ascii_whitespace())
-        .starts_with('{')
+    let Some(rest) = text
+        .trim_start_matches(|c: char| c.is_ascii_whitespace())
+        .strip_prefix('{')
+    else {
+        return false;
+    };
+    matches!(
+        rest.trim_start_matches(|c: char| c.is_ascii_whitespace())
+            .chars()
+            .next(),
+        None | Some('"' | '}')
+    )
 }
 
-type Failure = (FailureReport, Box<dyn Diagnostic + Send + Sync>);
+pub(super) type Failure = (FailureReport, Box<dyn Diagnostic + Send + Sync>);
 
 fn failure(
     rule: &str,
@@ -66,64 +77,80 @@ pub(super) fn play_each(
     options: PlayOptions,
     mut visit: impl FnMut(Played),
 ) -> Result<usize, Failure> {
-    let doc = notation::parse(name, src).map_err(|e| {
-        // One line however many errors: the first, where it is, and how many follow.
-        let msg = match e.errors.as_slice() {
-            [] => e.to_string(),
-            [first, rest @ ..] => {
-                let (line, column) = first.span.line_col(src);
-                let more = match rest.len() + e.omitted {
-                    0 => String::new(),
-                    n => format!(" (and {n} more)"),
-                };
-                format!("line {line}:{column}: {}{more}", first.message)
-            }
-        };
-        (
-            failure("notation::invalid", msg, None, None, None),
-            Box::new(e) as Box<dyn Diagnostic + Send + Sync>,
-        )
-    })?;
-    if doc.games.is_empty() {
-        // Nothing to check is not a legal game: an empty file, or one of comments only, is
-        // most likely the wrong file.
-        let message = "no game in the file";
-        let diag = miette::MietteDiagnostic::new(format!("{name}: {message}"))
-            .with_code("notation::no_game")
-            .with_help("a game starts with its tags, e.g. `[Title \"1836Jr30\"]` and `[Players \"Ann, Bob, Cid\"]`, then its moves");
-        return Err((
-            failure("notation::no_game", message.to_string(), None, None, None),
-            Box::new(diag),
-        ));
+    let doc = notation::parse(name, src).map_err(|e| syntax_failure(src, e))?;
+    if doc.games.iter().all(notation::GameText::is_comments_only) {
+        return Err(no_game_failure(name));
     }
-    let games = doc.games.len();
+    // Comments before the first game's tags are a part of the file, not a game.
+    let games = doc.games.iter().filter(|g| !g.is_comments_only()).count();
     // Each game's text is dropped once it is replayed.
-    for g in doc.games {
-        let played = play(name, src, &g, options).map_err(|e| {
-            (
-                failure(e.code, e.label.clone(), None, None, None),
-                Box::new(e) as Box<dyn Diagnostic + Send + Sync>,
-            )
-        })?;
-        if let Some(first) = played.errors.first() {
-            let more = match played.errors.len() + played.omitted - 1 {
-                0 => String::new(),
-                n => format!(" (and {n} more)"),
-            };
-            let report = failure(
-                first.code,
-                format!("{}: {}{more}", first.headline, first.label),
-                Some(first.index),
-                Some(first.round.clone()),
-                first.actor.clone(),
-            );
-            if let Some(rejected) = GameRejected::of(&played) {
-                return Err((report, Box::new(rejected)));
-            }
+    for g in doc.games.into_iter().filter(|g| !g.is_comments_only()) {
+        let played = play(name, src, &g, options).map_err(setup_failure)?;
+        if let Some(rejected) = rejected_failure(&played) {
+            return Err(rejected);
         }
         visit(played);
     }
     Ok(games)
+}
+
+/// The syntax errors of a file, as one failure: one line however many errors (the first,
+/// where it is, and how many follow) and the diagnostic with all of them.
+pub(super) fn syntax_failure(src: &str, e: notation::ParseError) -> Failure {
+    let msg = match e.errors.as_slice() {
+        [] => e.to_string(),
+        [first, rest @ ..] => {
+            let (line, column) = first.span.line_col(src);
+            let more = match rest.len() + e.omitted {
+                0 => String::new(),
+                n => format!(" (and {n} more)"),
+            };
+            format!("line {line}:{column}: {}{more}", first.message)
+        }
+    };
+    (
+        failure("notation::invalid", msg, None, None, None),
+        Box::new(e) as Box<dyn Diagnostic + Send + Sync>,
+    )
+}
+
+/// A file without a game. Nothing to check is not a legal game: an empty file, or one of
+/// comments only, is most likely the wrong file.
+pub(super) fn no_game_failure(name: &str) -> Failure {
+    let message = "no game in the file";
+    let diag = miette::MietteDiagnostic::new(format!("{name}: {message}"))
+        .with_code("notation::no_game")
+        .with_help("a game starts with its tags, e.g. `[Title \"1836Jr30\"]` and `[Players \"Ann, Bob, Cid\"]`, then its moves");
+    (
+        failure("notation::no_game", message.to_string(), None, None, None),
+        Box::new(diag),
+    )
+}
+
+/// A game that could not be set up from its tags.
+pub(super) fn setup_failure(e: crate::replay::notation::MoveError) -> Failure {
+    (
+        failure(e.code, e.label.clone(), None, None, None),
+        Box::new(e) as Box<dyn Diagnostic + Send + Sync>,
+    )
+}
+
+/// The problems of a replayed game, if it has any.
+pub(super) fn rejected_failure(played: &Played) -> Option<Failure> {
+    let first = played.errors.first()?;
+    let more = match played.errors.len() + played.omitted - 1 {
+        0 => String::new(),
+        n => format!(" (and {n} more)"),
+    };
+    let report = failure(
+        first.code,
+        format!("{}: {}{more}", first.headline, first.label),
+        Some(first.index),
+        Some(first.round.clone()),
+        first.actor.clone(),
+    );
+    let rejected = GameRejected::of(played)?;
+    Some((report, Box::new(rejected)))
 }
 
 fn emit(output: Option<&std::path::PathBuf>, text: &str) -> io::Result<()> {
@@ -262,13 +289,14 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
 pub(super) fn fmt(args: &FmtArgs) -> io::Result<Outcome> {
     let src = read_input(&args.file)?;
     let name = input_name(&args.file);
-    let doc = match notation::parse(&name, &src) {
+    let mut doc = match notation::parse(&name, &src) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("{:?}", miette::Report::new(e));
             return Ok(Outcome::Rejected);
         }
     };
+    crate::replay::notation::spell_names(&mut doc);
     let text = notation::write(&doc);
     if args.write && args.file.as_os_str() == super::STDIN {
         eprintln!("railnote: --write rewrites a file, not standard input");

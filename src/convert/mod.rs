@@ -170,21 +170,7 @@ fn tag(name: &str, value: impl Into<String>) -> Tag {
 }
 
 fn round_name(label: &str) -> Option<RoundName> {
-    let mut parts = label.split(' ');
-    match (parts.next()?, parts.next()) {
-        ("PR", None) => Some(RoundName::Private),
-        ("SR", Some(n)) => Some(RoundName::Stock(n.parse().ok()?)),
-        (kind @ ("OR" | "MR"), Some(n)) => {
-            let (a, b) = n.split_once('.')?;
-            let (a, b) = (a.parse().ok()?, b.parse().ok()?);
-            Some(if kind == "OR" {
-                RoundName::Operating(a, b)
-            } else {
-                RoundName::Merger(a, b)
-            })
-        }
-        _ => None,
-    }
+    label.parse().ok()
 }
 
 /// Converts a replayable 18xx.games log to a notation document (one game).
@@ -303,24 +289,11 @@ pub fn to_notation(log: &GameLog) -> Result<Document, ConvertError> {
         ));
     }
     if game.finished {
-        tags.push(tag("Result", result_text(game)));
+        tags.push(tag("Result", crate::replay::notation::result_text(game)));
     }
     Ok(Document {
         games: vec![GameText { tags, body }],
     })
-}
-
-fn result_text(game: &Game) -> String {
-    let values = game.player_values();
-    let mut parts: Vec<String> = game
-        .players
-        .iter()
-        .map(|p| format!("{} {}", p.name, values.get(&p.id).map_or(0, |v| v.0)))
-        .collect();
-    if let Some(r) = game.end_reason {
-        parts.push(format!("({})", r.as_str()));
-    }
-    parts.join(", ")
 }
 
 fn push_move(

@@ -94,7 +94,7 @@ impl GameDocument {
         let game = doc
             .games
             .into_iter()
-            .next()
+            .find(|g| !g.is_comments_only())
             .ok_or_else(|| DocumentError::Empty(name.to_string()))?;
         let shared: Arc<str> = Arc::from(text);
         let played = play(name, &shared, &game, PlayOptions::default())?;

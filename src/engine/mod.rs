@@ -8,6 +8,7 @@ pub mod deviation;
 pub mod error;
 pub mod map;
 pub mod setup;
+pub mod skipped;
 pub mod state;
 pub mod title;
 
@@ -26,6 +27,7 @@ pub use deviation::{Deviation, DeviationKind};
 pub use error::RuleViolation;
 pub use legal::{LegalAction, LegalActions};
 pub use operating::RunSetup;
+pub use skipped::{SkipReason, Skipped};
 pub use state::{
     Company, CompanyOwner, Corporation, GameEndReason, MarketPos, Player, Train, TrainOwner,
 };
@@ -206,6 +208,8 @@ pub struct Game {
     pub assignments: Vec<(CompanyId, CorpId, crate::ids::HexId)>,
     /// Deviations found while processing the current action; empty between actions.
     pub(crate) deviations: Vec<Deviation>,
+    /// What the rules did by themselves during the last action (see [`Game::skipped`]).
+    pub(crate) skipped: Vec<Skipped>,
     /// The reference engine's cached answer, per corporation, to "can it place a token in a
     /// city it reaches" (`Graph#can_token?`): computed when its token step is first considered
     /// and kept until a tile is laid or a token is placed by a step (`Tracker#lay_tile`,
@@ -424,6 +428,7 @@ impl Game {
             resolved_setup: None,
             assignments: Vec::new(),
             deviations: Vec::new(),
+            skipped: Vec::new(),
             token_reach: Vec::new(),
         };
         if let Some(resolved) = &resolved {
@@ -716,6 +721,7 @@ impl Game {
     fn apply(&mut self, action: &Action) -> Result<(), RuleViolation> {
         self.round_ended_in_action = false;
         self.deviations.clear();
+        self.skipped.clear();
         // 18xx.games' End Game step comes before every round's own steps and never blocks.
         if let Action::EndGame { entity } = action {
             return self.end_by_hand(*entity);
@@ -801,6 +807,7 @@ impl Game {
             resolved_setup,
             assignments,
             deviations,
+            skipped,
             token_reach,
         } = self;
         format!(
@@ -825,10 +832,25 @@ impl Game {
                     resolved_setup,
                     assignments,
                     deviations,
+                    skipped,
                     token_reach
                 ),
             )
         )
+    }
+
+    /// What the rules did by themselves during the last action processed (players passed
+    /// because nothing was left to them, steps skipped because they asked nothing), in order.
+    pub fn skipped(&self) -> &[Skipped] {
+        &self.skipped
+    }
+
+    /// Notes something the rules did by themselves (the first [`skipped::SKIPPED_KEPT`] per
+    /// action).
+    pub(crate) fn note_skipped(&mut self, what: Skipped) {
+        if self.skipped.len() < skipped::SKIPPED_KEPT {
+            self.skipped.push(what);
+        }
     }
 
     /// The kind of round in progress.

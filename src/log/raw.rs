@@ -57,8 +57,8 @@ pub struct Header {
     /// The random setup a notation game states with its `Setup` tag (JSON logs have only the
     /// seed).
     pub stated_setup: Option<crate::engine::setup::ResolvedSetup>,
-    /// The stored final scores by player id, if the game finished.
-    pub result: Option<BTreeMap<String, i64>>,
+    /// The stored final scores by player id, if the game finished, each with where it is.
+    pub result: Option<BTreeMap<String, Spanned<i64>>>,
     /// The stored game-end reason (`bank`, `bankrupt`, …).
     pub game_end_reason: Option<String>,
 }
@@ -226,10 +226,10 @@ fn parse_header(doc: &Obj<'_>, problems: &mut Vec<Problem>) -> Option<Header> {
     let result = match doc.get("result") {
         None => None,
         Some(v) => keep(Obj::at(json, v, What::Text("`result`")), problems).and_then(|r| {
-            let scores: Result<BTreeMap<String, i64>, Problem> = r
+            let scores: Result<BTreeMap<String, Spanned<i64>>, Problem> = r
                 .keys()
                 .into_iter()
-                .map(|k| Ok((k.to_string(), r.int(&k, "a score")?.value)))
+                .map(|k| Ok((k.to_string(), r.int(&k, "a score")?)))
                 .collect();
             keep(scores, problems)
         }),

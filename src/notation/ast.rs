@@ -23,6 +23,12 @@ pub struct GameText {
 }
 
 impl GameText {
+    /// Whether this is only comments: no tag, no move, heading or check (a file of comments
+    /// holds no game).
+    pub fn is_comments_only(&self) -> bool {
+        self.tags.is_empty() && self.body.iter().all(|e| matches!(e, Element::Comment(_)))
+    }
+
     /// The value of the first tag named `name`, if any.
     pub fn tag(&self, name: &str) -> Option<&Tag> {
         self.tags.iter().find(|t| t.name == name)
@@ -101,6 +107,31 @@ impl std::fmt::Display for RoundName {
             RoundName::Stock(n) => write!(f, "SR {n}"),
             RoundName::Operating(n, m) => write!(f, "OR {n}.{m}"),
             RoundName::Merger(n, m) => write!(f, "MR {n}.{m}"),
+        }
+    }
+}
+
+impl std::str::FromStr for RoundName {
+    type Err = ();
+
+    /// `PR`, `SR 2`, `OR 3.1`, `MR 5.2`, in either case and with any blanks between the parts
+    /// (`or 3.1`, `OR3.1`): what a person types on a command line.
+    fn from_str(s: &str) -> Result<RoundName, ()> {
+        let s = s.trim();
+        let split = s
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(s.len());
+        let (kind, number) = (s[..split].to_ascii_uppercase(), s[split..].trim());
+        let set = |n: &str| -> Result<(u32, u32), ()> {
+            let (a, b) = n.split_once('.').ok_or(())?;
+            Ok((a.parse().map_err(|_| ())?, b.parse().map_err(|_| ())?))
+        };
+        match kind.as_str() {
+            "PR" if number.is_empty() => Ok(RoundName::Private),
+            "SR" => number.parse().map(RoundName::Stock).map_err(|_| ()),
+            "OR" => set(number).map(|(a, b)| RoundName::Operating(a, b)),
+            "MR" => set(number).map(|(a, b)| RoundName::Merger(a, b)),
+            _ => Err(()),
         }
     }
 }

@@ -9,11 +9,13 @@
 pub mod ast;
 mod error;
 mod parse;
+mod spelling;
 mod write;
 
 pub use ast::*;
 pub use error::{ParseError, SyntaxError};
-pub use parse::{parse, MAX_DEPTH};
+pub use parse::{parse, parse_lenient, MAX_DEPTH};
+pub use spelling::nearest;
 pub use write::{name, write};
 
 /// The file extension of railnote documents.

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::log::{shorten_quotes, LogError};
-use crate::replay::{IllegalAction, SetupFailed};
+use crate::replay::{IllegalAction, ResultMismatch, SetupFailed};
 
 /// `{"finished": false, "error": {…}}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -49,6 +49,19 @@ impl From<&IllegalAction> for FailureReport {
             actor: Some(e.actor.clone()),
             rule: e.rule().to_string(),
             message: shorten_quotes(format!("{e}: {}", e.violation)),
+        })
+    }
+}
+
+impl From<&ResultMismatch> for FailureReport {
+    fn from(e: &ResultMismatch) -> FailureReport {
+        FailureReport::new(FailureDetail {
+            index: None,
+            action_id: None,
+            round: None,
+            actor: None,
+            rule: "rules::result_mismatch".to_string(),
+            message: shorten_quotes(e.to_string()),
         })
     }
 }

@@ -125,6 +125,17 @@ impl Snapshot {
         s
     }
 
+    /// The state of `game` after the first `processed` actions of `log`.
+    pub fn at(game: &Game, log: &GameLog, processed: usize) -> Snapshot {
+        let mut s = Snapshot::of(game, log);
+        if let Some(last) = processed.checked_sub(1).and_then(|i| log.actions.get(i)) {
+            s.index = processed;
+            s.action_id = Some(last.action_id);
+            s.action_type = Some(last.type_name.clone());
+        }
+        s
+    }
+
     /// The state of `game` before any action (index 0).
     pub fn of(game: &Game, log: &GameLog) -> Snapshot {
         let pid = |p: PlayerId| log.player_id(p).to_string();

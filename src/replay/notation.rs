@@ -17,7 +17,7 @@ use crate::engine::correction::{CorrectionError, ShareHolder};
 use crate::engine::map::Layout;
 use crate::engine::setup::ResolvedSetup;
 use crate::engine::title::Title;
-use crate::engine::{Game, GameOptions, GameSetup, RuleViolation, TrainOwner};
+use crate::engine::{Game, GameOptions, GameSetup, RuleViolation, SkipReason, Skipped, TrainOwner};
 use crate::ids::{
     CityRef, CorpId, HexId, Money, Percent, PlayerId, Rotation, ShareId, TileId, TrainId,
 };
@@ -29,7 +29,7 @@ use crate::notation::{
     self, Check, CheckValue, Correction, CorrectionKind, Element, GameText, Move, Name,
     Orientation, RawAction, RouteText, Side, Source, TokenAt,
 };
-use crate::replay::DeviationWarning;
+use crate::replay::{DeviationWarning, Target};
 
 /// Why a written move could not become an engine action.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,16 +57,81 @@ impl Unresolved {
     }
 }
 
-/// Names an entity (player name, corporation or private symbol).
+/// A name as written, in any case: the exact one first, else the only one that matches
+/// ignoring case (`nord` is Nord; `Ann` and `ann` both players would need the exact case).
+fn by_name<T: Copy>(written: &str, all: impl Iterator<Item = (String, T)> + Clone) -> Option<T> {
+    if let Some((_, t)) = all.clone().find(|(n, _)| n == written) {
+        return Some(t);
+    }
+    let mut folded = all.filter(|(n, _)| n.eq_ignore_ascii_case(written));
+    match (folded.next(), folded.next()) {
+        (Some((_, t)), None) => Some(t),
+        _ => None,
+    }
+}
+
+/// A corporation by its symbol, in any case.
+fn find_corp(title: &Title, sym: &str) -> Option<CorpId> {
+    by_name(
+        sym,
+        title
+            .corporations
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.sym.clone(), CorpId(i as u8))),
+    )
+}
+
+/// A private by its symbol, in any case.
+fn find_company(title: &Title, sym: &str) -> Option<crate::ids::CompanyId> {
+    by_name(
+        sym,
+        title
+            .companies
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.sym.clone(), crate::ids::CompanyId(i as u8))),
+    )
+}
+
+/// Every name of a game an actor can be: players, corporations, privates.
+fn entity_names(game: &Game) -> Vec<&str> {
+    game.players
+        .iter()
+        .map(|p| p.name.as_str())
+        .chain(game.title.corporations.iter().map(|c| c.sym.as_str()))
+        .chain(game.title.companies.iter().map(|c| c.sym.as_str()))
+        .collect()
+}
+
+/// "did you mean `Nord`? " when a name is near one of `names`, else nothing.
+fn did_you_mean<'a>(written: &str, names: impl IntoIterator<Item = &'a str>) -> String {
+    notation::nearest(written, names)
+        .map(|n| format!("did you mean `{}`? ", notation::name(n)))
+        .unwrap_or_default()
+}
+
+/// Names an entity (player name, corporation or private symbol), in any case.
 pub fn entity_by_name(game: &Game, name: &str) -> Result<Entity, Unresolved> {
-    if let Some(p) = game.players.iter().find(|p| p.name == name) {
-        return Ok(Entity::Player(p.id));
-    }
-    if let Some(c) = game.title.corp_by_sym(name) {
-        return Ok(Entity::Corporation(c));
-    }
-    if let Some(c) = game.title.company_by_sym(name) {
-        return Ok(Entity::Company(c));
+    let all = game
+        .players
+        .iter()
+        .map(|p| (p.name.clone(), Entity::Player(p.id)))
+        .chain(
+            game.title
+                .corporations
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (c.sym.clone(), Entity::Corporation(CorpId(i as u8)))),
+        )
+        .chain(game.title.companies.iter().enumerate().map(|(i, c)| {
+            (
+                c.sym.clone(),
+                Entity::Company(crate::ids::CompanyId(i as u8)),
+            )
+        }));
+    if let Some(e) = by_name(name, all) {
+        return Ok(e);
     }
     let players: Vec<String> = game
         .players
@@ -78,13 +143,14 @@ pub fn entity_by_name(game: &Game, name: &str) -> Result<Entity, Unresolved> {
         format!("nobody is called `{name}`"),
     )
     .help(format!(
-        "players: {}; corporations and privates by symbol, e.g. `Nord:`",
+        "{}players: {}; corporations and privates by symbol, e.g. `Nord:`",
+        did_you_mean(name, entity_names(game)),
         players.join(", ")
     )))
 }
 
 fn corp(game: &Game, sym: &str) -> Result<CorpId, Unresolved> {
-    game.title.corp_by_sym(sym).ok_or_else(|| {
+    find_corp(game.title, sym).ok_or_else(|| {
         let all: Vec<&str> = game
             .title
             .corporations
@@ -95,14 +161,18 @@ fn corp(game: &Game, sym: &str) -> Result<CorpId, Unresolved> {
             "rules::unknown_entity",
             format!("{} has no corporation `{sym}`", game.title.name),
         )
-        .help(format!("corporations: {}", all.join(", ")))
+        .help(format!(
+            "{}corporations: {}",
+            did_you_mean(sym, all.iter().copied()),
+            all.join(", ")
+        ))
     })
 }
 
 fn share_id(game: &Game, text: &str) -> Result<ShareId, Unresolved> {
     text.rsplit_once('_')
         .and_then(|(c, i)| {
-            let corp = game.title.corp_by_sym(c)?;
+            let corp = find_corp(game.title, c)?;
             let index: u8 = i.parse().ok()?;
             ((index as usize) < game.title.share_sizes(corp).len())
                 .then_some(ShareId { corp, index })
@@ -122,9 +192,21 @@ pub fn train_text(game: &Game, t: TrainId) -> String {
     format!("{}-{}", game.title.train(t.kind).name, t.copy)
 }
 
+/// A train type by its name, in any case (`d` is the D).
+fn find_train_kind(title: &Title, name: &str) -> Option<crate::ids::TrainKind> {
+    by_name(
+        name,
+        title
+            .trains
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.name.clone(), crate::ids::TrainKind(i as u8))),
+    )
+}
+
 fn explicit_train(game: &Game, text: &str) -> Option<TrainId> {
     let (name, copy) = text.rsplit_once('-')?;
-    let kind = game.title.train_kind(name)?;
+    let kind = find_train_kind(game.title, name)?;
     let copy: u16 = copy.parse().ok()?;
     (copy
         < game
@@ -144,7 +226,7 @@ fn pick_train(
     if let Some(t) = explicit_train(game, text) {
         return Ok(t);
     }
-    let Some(kind) = game.title.train_kind(text) else {
+    let Some(kind) = find_train_kind(game.title, text) else {
         let kinds: Vec<&str> = game.title.trains.iter().map(|t| t.name.as_str()).collect();
         return Err(unresolved(
             "rules::unknown_train",
@@ -313,9 +395,7 @@ pub fn resolve(game: &Game, entity: Entity, raw: &RawAction) -> Result<Action, U
         },
         RawAction::Merge { corp } => Action::Merge {
             entity,
-            corp: game.title.corp_by_sym(corp).ok_or_else(|| {
-                unresolved("rules::unknown_entity", format!("no corporation `{corp}`"))
-            })?,
+            corp: self::corp(game, corp)?,
         },
         RawAction::Vote { in_favour } => Action::Vote {
             entity,
@@ -324,11 +404,15 @@ pub fn resolve(game: &Game, entity: Entity, raw: &RawAction) -> Result<Action, U
         RawAction::Program { .. } => Action::Program { entity },
         RawAction::EndGame => Action::EndGame { entity },
         RawAction::Bid { target, price } => {
-            let target = match title.company_by_sym(target) {
+            let target = match find_company(title, target) {
                 Some(c) => BidTarget::Company(c),
                 None => BidTarget::Corporation(corp(game, target).map_err(|e| {
                     let all: Vec<&str> = title.companies.iter().map(|c| c.sym.as_str()).collect();
-                    e.help(format!("privates: {}", all.join(", ")))
+                    e.help(format!(
+                        "{}privates: {}",
+                        did_you_mean(target, all.iter().copied()),
+                        all.join(", ")
+                    ))
                 })?),
             };
             Action::Bid {
@@ -408,7 +492,7 @@ pub fn resolve(game: &Game, entity: Entity, raw: &RawAction) -> Result<Action, U
             share_price,
         } => {
             if let [sym] = what.as_slice() {
-                if let Some(company) = title.company_by_sym(sym) {
+                if let Some(company) = find_company(title, sym) {
                     let Some(price) = price else {
                         return Err(unresolved(
                             "rules::price_needed",
@@ -1051,6 +1135,10 @@ pub struct Played {
     pub programs: BTreeMap<(usize, usize), Vec<(String, String)>>,
     /// Moves of the main line that break a printed rule while 18xx.games accepts them.
     pub warnings: Vec<DeviationWarning>,
+    /// Replayed up to a state asked for ([`play_until`]): where the first statement left out
+    /// starts (the end of the game's text when the state is its end), and whether the state
+    /// was reached at all. `None` when the whole game was replayed.
+    pub stopped_at: Option<(usize, bool)>,
 }
 
 /// How a document is replayed.
@@ -1096,6 +1184,11 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
             "name the players in seat order: `[Players \"Ann, Bob, Cid\"]`",
         ));
     };
+    // The title in any case (`1836jr30`).
+    let title_name = Title::known_names()
+        .iter()
+        .find(|n| n.eq_ignore_ascii_case(title.value.trim()))
+        .map_or_else(|| title.value.clone(), |n| (*n).to_string());
     let names: Vec<String> = split_list(&players.value);
     let rules = text
         .tag("Rules")
@@ -1122,7 +1215,7 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
         ),
     };
     let setup_tag = text.tag("Setup");
-    let stated = match (setup_tag, Title::by_name(&title.value)) {
+    let stated = match (setup_tag, Title::by_name(&title_name)) {
         (Some(tag), Some(t)) => Some(stated_setup(t, &tag.value).map_err(|label| {
             fail(
                 tag.value_span,
@@ -1137,7 +1230,7 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
     };
     let game = Game::with_stated_setup(
         &GameSetup {
-            title: title.value.clone(),
+            title: title_name.clone(),
             players: names.clone(),
             seed,
             options: GameOptions {
@@ -1167,16 +1260,25 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
                 "correct the `Setup` tag, or drop one of `Seed` and `Setup`"
             }
             SetupError::NoRandomSetup { .. } => "remove the `Setup` tag",
-            SetupError::ImpossibleSetup { .. } => Title::by_name(&title.value)
+            SetupError::ImpossibleSetup { .. } => Title::by_name(&title_name)
                 .and_then(Title::random_setup_rules)
                 .unwrap_or("see `grammar/README.md` for the `Setup` tag"),
+            SetupError::UnknownTitle(_) => {
+                let hint = did_you_mean(&title.value, Title::known_names().iter().copied());
+                return fail(
+                    span,
+                    "replay::setup",
+                    e.to_string(),
+                    &format!("{hint}the title is written as 18xx.games names it"),
+                );
+            }
             _ => "see `grammar/README.md` for the tags",
         };
         fail(span, "replay::setup", e.to_string(), help)
     })?;
     let header = Header {
         game_id: text.tag("Id").map(|t| t.value.clone()),
-        title: Spanned::new(title.value.clone(), title.value_span),
+        title: Spanned::new(title_name.clone(), title.value_span),
         players: names
             .iter()
             .enumerate()
@@ -1264,9 +1366,9 @@ fn stated_setup(title: &Title, value: &str) -> Result<ResolvedSetup, String> {
         president_draws: Vec::new(),
     };
     for sym in split_list(removed).iter().filter(|s| !s.is_empty()) {
-        if let Some(c) = title.company_by_sym(sym) {
+        if let Some(c) = find_company(title, sym) {
             out.removed_companies.push(c);
-        } else if let Some(c) = title.corp_by_sym(sym) {
+        } else if let Some(c) = find_corp(title, sym) {
             out.removed_corporations.push(c);
         } else {
             return Err(format!(
@@ -1277,8 +1379,7 @@ fn stated_setup(title: &Title, value: &str) -> Result<ResolvedSetup, String> {
     }
     for sym in split_list(charters).iter().filter(|s| !s.is_empty()) {
         out.charter_order.push(
-            title
-                .corp_by_sym(sym)
+            find_corp(title, sym)
                 .ok_or_else(|| format!("`{sym}` is not a minor of {}", title.name))?,
         );
     }
@@ -1306,7 +1407,36 @@ struct Player<'a> {
     /// A byte offset and its line: errors come mostly in file order, so counting lines on from
     /// the last one keeps many errors linear.
     line_at: (usize, usize),
+    /// The state to stop at.
+    until: Option<&'a Target>,
+    /// Where the replay stopped at `until` (the first statement left out), once it has.
+    stopped_at: Option<(usize, bool)>,
+    /// The entity of the last move replayed and where that move is written: a move without an
+    /// actor continues its turn, and naming another actor ends it.
+    scope: Option<(Entity, Span)>,
+    /// Players the rules passed automatically in a stock round and who have not moved since:
+    /// their cash then, and the move after which it happened.
+    auto_passed: Vec<(PlayerId, Money, Span)>,
+    /// The round in which the last move was made (before it).
+    round_of_last_move: String,
+    /// What the rules skipped just before the last move (a `pass` is at the step after them).
+    skipped_before_last_move: Vec<Skipped>,
 }
+
+/// What the passes a written move implies come to.
+enum Implied {
+    /// No run of passes makes the move legal or brings its actor to act.
+    None,
+    /// The game after the passes and the move, the passes, the move as resolved there and its
+    /// deviations.
+    Played(Game, Vec<Entity>, Action, Vec<crate::engine::Deviation>),
+    /// The game after the passes (the named actor is to act) and the move's own violation.
+    Refused(Game, Vec<Entity>, Action, RuleViolation),
+}
+
+/// How many passes one written move may imply: the steps of an operating turn and the end of
+/// the turn (a turn has fewer than ten steps in every title).
+const IMPLIED_PASSES: usize = 10;
 
 /// Replays one game of a document.
 ///
@@ -1317,6 +1447,21 @@ pub fn play(
     src: &Arc<str>,
     text: &GameText,
     options: PlayOptions,
+) -> Result<Played, MoveError> {
+    play_until(name, src, text, options, None)
+}
+
+/// Replays one game of a document up to a state (`--at`): nothing after it is replayed, so a
+/// later mistake does not hide the state asked for. See [`Played::stopped_at`].
+///
+/// # Errors
+/// The game cannot be set up from its tags.
+pub fn play_until(
+    name: &str,
+    src: &Arc<str>,
+    text: &GameText,
+    options: PlayOptions,
+    until: Option<&Target>,
 ) -> Result<Played, MoveError> {
     let source = LogSource::new(name, Arc::clone(src));
     let (mut game, header) = setup(&source, text, Span::new(0, 0))?;
@@ -1333,8 +1478,41 @@ pub fn play(
         programs: BTreeMap::new(),
         text: src,
         line_at: (0, 1),
+        until,
+        stopped_at: None,
+        scope: None,
+        auto_passed: Vec::new(),
+        round_of_last_move: String::new(),
+        skipped_before_last_move: Vec::new(),
     };
     p.body(&mut game, &text.body, true);
+    if until.is_none() && p.errors.is_empty() {
+        if p.actions.is_empty() {
+            // A game of tags alone is most likely a file not yet written, or the wrong one.
+            let at = text.tag("Title").map_or(Span::new(0, 0), |t| t.span);
+            p.error(
+                &game,
+                at,
+                "notation::no_moves",
+                "the game has no moves".into(),
+                Some(
+                    "write the moves after the tags, e.g. `PR` and `Ann: bid ACC 20`; \
+                     `railnote moves FILE` lists the first ones"
+                        .into(),
+                ),
+                None,
+            );
+        } else if let Some(tag) = text.tag("Result") {
+            p.check_result(&game, tag);
+        }
+    }
+    let stopped_at = until.map(|target| {
+        p.stopped_at.unwrap_or_else(|| {
+            let end = text.body.iter().map(|e| element_span(e).end()).max();
+            let reached = target.reached(&game, p.actions.len(), None);
+            (end.unwrap_or(0), reached)
+        })
+    });
     let log = GameLog {
         name: name.to_string(),
         src: Arc::clone(src),
@@ -1351,12 +1529,168 @@ pub fn play(
         corrections: p.corrections,
         programs: p.programs,
         warnings: p.warnings,
+        stopped_at,
     })
+}
+
+/// What the rules did by themselves, in words.
+fn skipped_text(game: &Game, skipped: &Skipped) -> String {
+    match skipped {
+        Skipped::StockTurn { player, cash } => {
+            let name = notation::name(&game.player(*player).name);
+            format!(
+                "{name} passed automatically: {name} could neither buy nor sell a share (cash {cash})"
+            )
+        }
+        Skipped::Step { corp, step, why } => {
+            let c = notation::name(&game.title.corp(*corp).sym);
+            format!(
+                "{c}'s {step} step was skipped: {}",
+                skip_reason_text(game, *corp, *why)
+            )
+        }
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// Why the rules skipped a step of a corporation's turn, in words.
+fn skip_reason_text(game: &Game, corp: CorpId, why: SkipReason) -> String {
+    let c = notation::name(&game.title.corp(corp).sym);
+    match why {
+        SkipReason::NoLay => "no further tile may be laid this turn".to_string(),
+        SkipReason::NoTokenLeft => format!("{c} has no token left"),
+        SkipReason::TokenCost { price, cash } => {
+            format!("{c}'s next token costs {price} and {c} has {cash}")
+        }
+        SkipReason::NoCityReached => {
+            format!("no city connected to {c}'s network has room for its token")
+        }
+        SkipReason::NoTrain => format!("{c} has no train to run"),
+        SkipReason::NoRoute => format!("{c}'s trains have no route"),
+        SkipReason::NoRevenue => format!("{c} earned nothing and withheld"),
+        SkipReason::NoTrainToBuy => {
+            format!("{c} can buy no train (none it can afford, or its train limit is reached)")
+        }
+        SkipReason::NothingOffered => "nothing in it was possible".to_string(),
+    }
+}
+
+/// The legal moves at a state, in the notation, the same kind as `action` first.
+fn legal_list(game: &Game, action: &Action) -> String {
+    crate::replay::legal_alternatives(game, action, None)
+        .into_iter()
+        .map(|m| {
+            if m.starts_with("and ") {
+                m
+            } else {
+                format!("`{m}`")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The order of rounds: PR, then per turn SR, then each OR n.m followed by its MR n.m.
+fn round_order(label: &str) -> Option<(u32, u32, u32)> {
+    Some(match label.parse::<notation::RoundName>().ok()? {
+        notation::RoundName::Private => (0, 0, 0),
+        notation::RoundName::Stock(n) => (n, 1, 0),
+        notation::RoundName::Operating(n, m) => (n, 2, 2 * m),
+        notation::RoundName::Merger(n, m) => (n, 2, 2 * m + 1),
+    })
+}
+
+/// A `Result` tag read: `(name, score, the entry as written)` and the end reason.
+struct RecordedResult {
+    scores: Vec<(String, i64, String)>,
+    reason: Option<String>,
+}
+
+/// Reads `Ann 5450, "Bo B" 5193 (bank)`.
+fn read_result(value: &str) -> Option<RecordedResult> {
+    let value = value.trim();
+    let (scores, reason) = match value.strip_suffix(')').and_then(|v| v.rsplit_once('(')) {
+        Some((scores, reason)) => (scores.trim(), Some(reason.trim().to_string())),
+        None => (value, None),
+    };
+    let scores = scores
+        .split(',')
+        .filter(|entry| !entry.trim().is_empty())
+        .map(|entry| {
+            let entry = entry.trim();
+            let (name, score) = entry.rsplit_once(' ')?;
+            let name = name.trim();
+            let name = name
+                .strip_prefix('"')
+                .and_then(|n| n.strip_suffix('"'))
+                .unwrap_or(name);
+            let score = score.parse::<i64>().ok()?;
+            (!name.is_empty()).then(|| (name.to_string(), score, entry.to_string()))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(RecordedResult { scores, reason })
+}
+
+/// A finished game's result as `convert` writes it in the `Result` tag.
+pub fn result_text(game: &Game) -> String {
+    let values = game.player_values();
+    let parts: Vec<String> = game
+        .players
+        .iter()
+        .map(|p| {
+            // A tag's value holds names as they are (they have no comma).
+            format!("{} {}", p.name, values.get(&p.id).map_or(0, |v| v.0))
+        })
+        .collect();
+    let mut text = parts.join(", ");
+    if let Some(r) = game.end_reason {
+        text.push_str(&format!(" ({})", r.as_str()));
+    }
+    text
+}
+
+/// Where an element of the move text is written.
+fn element_span(e: &Element) -> Span {
+    match e {
+        Element::Heading(h) => h.span,
+        Element::Move(m) => m.span,
+        Element::Comment(c) => c.span,
+        Element::Variation(v) => v.span,
+        Element::Check(c) => c.span,
+        Element::Correction(c) => c.span,
+    }
 }
 
 impl Player<'_> {
     fn stopped(&self) -> bool {
-        !self.keep_going && !self.errors.is_empty()
+        (!self.keep_going && !self.errors.is_empty()) || self.stopped_at.is_some()
+    }
+
+    /// Whether the main line has reached the state asked for before `e`: then nothing from `e`
+    /// on is replayed.
+    fn stop_before(&mut self, game: &Game, e: &Element) -> bool {
+        let Some(target) = self.until else {
+            return false;
+        };
+        let span = element_span(e);
+        let before_move = matches!(e, Element::Move(m) if !m.auto);
+        let reached = match target {
+            Target::Before(offset) => span.offset >= *offset,
+            // Checks and headings right after the state belong to it; the next move does not.
+            _ => before_move && target.reached(game, self.actions.len(), Some(span.offset)),
+        };
+        if reached {
+            self.stopped_at = Some((span.offset, true));
+        }
+        reached
     }
 
     fn error(
@@ -1410,38 +1744,27 @@ impl Player<'_> {
 
     /// Replays a body; `main` when its moves belong to the main line (kept in the log).
     fn body(&mut self, game: &mut Game, body: &[Element], main: bool) {
-        let mut before: Option<Game> = None;
+        let mut before: Option<(Game, Option<(Entity, Span)>)> = None;
         for (i, e) in body.iter().enumerate() {
-            if self.stopped() {
+            if self.stopped() || (main && self.stop_before(game, e)) {
                 return;
             }
             match e {
                 Element::Comment(_) => {}
-                Element::Heading(h) => {
-                    let actual = game.round_label();
-                    let written = h.round.to_string();
-                    if actual != written {
-                        self.error(
-                            game,
-                            h.span,
-                            "rules::wrong_round",
-                            format!("this is {actual}, not {written}"),
-                            Some(format!("write `{actual}` here, or leave the heading out")),
-                            None,
-                        );
-                    }
-                }
+                Element::Heading(h) => self.heading(game, h.round.to_string(), h.span, main),
                 Element::Check(c) => self.check(game, c),
                 Element::Correction(c) => self.correction(game, c),
                 Element::Variation(v) => {
-                    let Some(start) = before.as_ref() else {
+                    let Some((start, scope)) = before.as_ref() else {
                         self.error(game, v.span, "notation::variation_without_move", "a variation replaces a move, but none comes before it".into(), Some("write the variation right after the move it replaces: `Ann: pass (Ann: buy Nord)`".into()), None);
                         continue;
                     };
                     let mut alt = start.clone();
                     let saved = std::mem::take(&mut self.actions);
+                    let main_scope = std::mem::replace(&mut self.scope, *scope);
                     self.body(&mut alt, &v.body, false);
                     self.actions = saved;
+                    self.scope = main_scope;
                 }
                 Element::Move(m) => {
                     // A comment may stand between a move and its variation.
@@ -1451,7 +1774,7 @@ impl Player<'_> {
                             .find(|e| !matches!(e, Element::Comment(_))),
                         Some(Element::Variation(_))
                     );
-                    let snapshot = next_is_variation.then(|| game.clone());
+                    let snapshot = next_is_variation.then(|| (game.clone(), self.scope));
                     let moved = self.play_move(game, m, main);
                     if next_is_variation {
                         before = snapshot;
@@ -1479,9 +1802,16 @@ impl Player<'_> {
                     return false;
                 }
             },
-            None => match game.acting_entity() {
-                Some(e) => e,
-                None => {
+            None => match (self.scope, game.acting_entity()) {
+                // A move without an actor continues the turn of the move before it; it never
+                // passes silently to whoever acts next.
+                (Some((scope, last)), acting) if acting != Some(scope) && !m.auto => {
+                    self.turn_over(game, m, scope, last);
+                    return false;
+                }
+                (Some((scope, _)), _) if !m.auto => scope,
+                (_, Some(e)) => e,
+                (_, None) => {
                     let label = if game.finished {
                         "the game is over".to_string()
                     } else {
@@ -1493,6 +1823,8 @@ impl Player<'_> {
             },
         };
         let actor = game.entity_name(entity);
+        let round_before = game.round_label();
+        let skipped_before = game.skipped().to_vec();
         let action = match resolve(game, entity, &m.action) {
             Ok(a) => a,
             Err(u) => {
@@ -1500,14 +1832,49 @@ impl Player<'_> {
                 return false;
             }
         };
-        let deviations = match game.process_with(&action, self.strict_rules) {
-            Ok(deviations) => deviations,
-            Err(v) => {
-                let help = self.help_for(game, &action, &v);
-                self.error(game, m.span, v.code(), v.to_string(), help, Some(actor));
-                return false;
-            }
+        let (passes, action, deviations) = match game.process_with(&action, self.strict_rules) {
+            Ok(deviations) => (Vec::new(), action, deviations),
+            Err(v) => match self.implied_passes(game, m, entity, &v) {
+                Implied::Played(trial, passes, action, deviations) => {
+                    if main && self.stops_within(game, m, &passes) {
+                        return false;
+                    }
+                    *game = trial;
+                    (passes, action, deviations)
+                }
+                Implied::Refused(trial, passes, action, v) => {
+                    // The turn before ended as the move implies; the move itself is wrong.
+                    if main && self.stops_within(game, m, &passes) {
+                        return false;
+                    }
+                    *game = trial;
+                    if main {
+                        for pass in passes {
+                            self.log_implied_pass(pass, m.span);
+                        }
+                    }
+                    self.scope = None;
+                    let help = self.help_for(game, &action, &v);
+                    self.error(game, m.span, v.code(), v.to_string(), help, Some(actor));
+                    return false;
+                }
+                Implied::None => {
+                    let help = self.help_for(game, &action, &v);
+                    let (code, label, help) = self.explain(game, m, entity, &action, &v, help);
+                    self.error(game, m.span, code, label, help, Some(actor));
+                    return false;
+                }
+            },
         };
+        self.scope = (!m.auto).then_some((entity, m.span));
+        self.round_of_last_move = round_before;
+        self.skipped_before_last_move = skipped_before;
+        self.note_auto_passes(game, entity, m.span);
+        if main {
+            for pass in passes {
+                self.log_implied_pass(pass, m.span);
+            }
+        }
         if main {
             let n = self.actions.len() + usize::from(!m.auto || self.actions.is_empty());
             self.warnings
@@ -1558,6 +1925,391 @@ impl Player<'_> {
         true
     }
 
+    /// The passes a written move implies, when it is refused as written: a move of a later step
+    /// passes the steps before it (`Nord: 57 E7 r2, train 2` passes the token step), and a move
+    /// naming another actor ends the turn of the entity that moved last
+    /// (`Bob: buy HSM` then `Cid: pass` ends Bob's turn). Returns the game after the passes and
+    /// the move, the passes, and the move as resolved there; `None` if no run of passes makes
+    /// the move legal (the move's own violation is then reported).
+    fn implied_passes(
+        &self,
+        game: &Game,
+        m: &Move,
+        entity: Entity,
+        violation: &RuleViolation,
+    ) -> Implied {
+        if m.auto || matches!(m.action, RawAction::Pass) && m.actor.is_none() {
+            return Implied::None;
+        }
+        let Some(acting) = game.acting_entity() else {
+            return Implied::None;
+        };
+        let passer = match violation {
+            RuleViolation::WrongStep { .. } if acting == entity => entity,
+            RuleViolation::NotYourTurn { .. }
+                if m.actor.is_some() && self.scope.map(|(e, _)| e) == Some(acting) =>
+            {
+                acting
+            }
+            _ => return Implied::None,
+        };
+        let mut trial = game.clone();
+        let mut passes = Vec::new();
+        while passes.len() < IMPLIED_PASSES && trial.acting_entity() == Some(passer) {
+            if trial.process(&Action::Pass { entity: passer }).is_err() {
+                return Implied::None;
+            }
+            passes.push(passer);
+            if passer != entity && trial.acting_entity() == Some(passer) {
+                continue;
+            }
+            let Ok(action) = resolve(&trial, entity, &m.action) else {
+                return Implied::None;
+            };
+            match trial.process_with(&action, self.strict_rules) {
+                Ok(deviations) => return Implied::Played(trial, passes, action, deviations),
+                Err(RuleViolation::WrongStep { .. }) if passer == entity => {}
+                // Another actor was named, and it is to act once the turn before has ended.
+                Err(v)
+                    if passer != entity
+                        && !matches!(v, RuleViolation::NotYourTurn { .. })
+                        && trial.acting_entity() == Some(entity) =>
+                {
+                    return Implied::Refused(trial, passes, action, v)
+                }
+                Err(_) => return Implied::None,
+            }
+        }
+        Implied::None
+    }
+
+    /// Whether the state asked for (`--at N`) falls among the passes a move implies: then
+    /// they are replayed up to it, and the replay stops before the move.
+    fn stops_within(&mut self, game: &mut Game, m: &Move, passes: &[Entity]) -> bool {
+        let Some(Target::Actions(n)) = self.until else {
+            return false;
+        };
+        if self.actions.len() + passes.len() < *n {
+            return false;
+        }
+        for &entity in passes {
+            if self.actions.len() >= *n {
+                break;
+            }
+            if game.process(&Action::Pass { entity }).is_err() {
+                break;
+            }
+            self.log_implied_pass(entity, m.span);
+        }
+        self.stopped_at = Some((m.span.offset, true));
+        true
+    }
+
+    /// The diagnostic of a refused move, with what the rules did by themselves before it when
+    /// that is why: a step skipped, a player passed automatically.
+    fn explain(
+        &self,
+        game: &Game,
+        m: &Move,
+        entity: Entity,
+        action: &Action,
+        v: &RuleViolation,
+        help: Option<String>,
+    ) -> (&'static str, String, Option<String>) {
+        match v {
+            RuleViolation::NotYourTurn { .. } => {
+                let Some(&(player, cash, at)) = self
+                    .auto_passed
+                    .iter()
+                    .find(|(p, _, _)| Entity::Player(*p) == entity)
+                else {
+                    return (v.code(), v.to_string(), help);
+                };
+                let why = skipped_text(game, &Skipped::StockTurn { player, cash });
+                let why = match self.text.get(at.offset..at.end()) {
+                    Some(last) => format!("{why}, after `{}`", last.trim()),
+                    None => why,
+                };
+                if matches!(m.action, RawAction::Pass) {
+                    (
+                        "notation::pass_not_needed",
+                        format!("this `pass` is not needed: {why}"),
+                        Some(format!(
+                            "leave it out: the rules pass a player who can do nothing{}",
+                            game.acting_entity()
+                                .map(|e| format!(
+                                    "; the game waits for {}",
+                                    notation::name(&game.entity_name(e))
+                                ))
+                                .unwrap_or_default()
+                        )),
+                    )
+                } else {
+                    (v.code(), why, help)
+                }
+            }
+            RuleViolation::WrongStep { step: now, .. } => {
+                let skipped_step = |step: &str| {
+                    game.skipped().iter().find(|s| {
+                        matches!(s, Skipped::Step { corp, step: st, .. }
+                            if Entity::Corporation(*corp) == entity && *st == step)
+                    })
+                };
+                let written_step = match action {
+                    Action::LayTile { .. } => Some("track"),
+                    Action::PlaceToken { .. } => Some("token"),
+                    Action::RunRoutes { .. } => Some("routes"),
+                    Action::Dividend { .. } => Some("dividend"),
+                    Action::BuyTrain { .. } => Some("trains"),
+                    _ => None,
+                };
+                if let Some(skipped) = written_step.and_then(skipped_step) {
+                    return (
+                        v.code(),
+                        skipped_text(game, skipped),
+                        Some(format!(
+                            "leave this move out; {} is at the {now} step",
+                            notation::name(&game.entity_name(entity))
+                        )),
+                    );
+                }
+                let earlier: Vec<String> = game
+                    .skipped()
+                    .iter()
+                    .filter(|s| matches!(s, Skipped::Step { corp, .. } if Entity::Corporation(*corp) == entity))
+                    .map(|s| skipped_text(game, s))
+                    .collect();
+                if matches!(action, Action::Pass { .. }) && !earlier.is_empty() {
+                    return (
+                        v.code(),
+                        format!(
+                            "{}; this `pass` would be at the {now} step, which cannot be passed",
+                            earlier.join("; ")
+                        ),
+                        Some("leave it out: a skipped step needs no pass".to_string()),
+                    );
+                }
+                (v.code(), v.to_string(), help)
+            }
+            _ => (v.code(), v.to_string(), help),
+        }
+    }
+
+    /// A `Result` tag (`Ann 5450, Bob 5193 (bank)`, as `convert` writes it) against the
+    /// replayed game: every score, and the end reason when it is one railnote writes.
+    fn check_result(&mut self, game: &Game, tag: &notation::Tag) {
+        let Some(recorded) = read_result(&tag.value) else {
+            self.error(
+                game,
+                tag.value_span,
+                "notation::bad_result",
+                format!("`Result` is not `NAME SCORE, …`: `{}`", tag.value),
+                Some(if game.finished {
+                    format!(
+                        "write the final scores, as the game gives them: `[Result \"{}\"]`",
+                        result_text(game)
+                    )
+                } else {
+                    "write the final scores once the game is over, e.g. `[Result \"Ann 5450, \
+                     Bob 5193 (bank)\"]`"
+                        .to_string()
+                }),
+                None,
+            );
+            return;
+        };
+        // Where each entry is, when the value is written without escapes.
+        let span_of = |part: &str| match tag.value.find(part) {
+            Some(at) if tag.value_span.len == tag.value.len() => {
+                Span::new(tag.value_span.offset + at, part.len())
+            }
+            _ => tag.value_span,
+        };
+        let help = Some(format!(
+            "the game gives `[Result \"{}\"]`",
+            result_text(game)
+        ));
+        if !game.finished {
+            self.error(
+                game,
+                tag.value_span,
+                "rules::result_mismatch",
+                format!(
+                    "recorded a final result, but the game is not over: it stops in {}",
+                    game.round_label()
+                ),
+                Some("leave the `Result` tag out until the game is over".into()),
+                None,
+            );
+            return;
+        }
+        let values = game.player_values();
+        let mut wrong = Vec::new();
+        for p in &game.players {
+            let actual = values.get(&p.id).map_or(0, |v| v.0);
+            match recorded.scores.iter().find(|(name, _, _)| *name == p.name) {
+                Some((_, r, text)) if *r != actual => wrong.push((
+                    span_of(text),
+                    format!("recorded {} {r}, the game gives {actual}", p.name),
+                )),
+                Some(_) => {}
+                None => wrong.push((
+                    tag.value_span,
+                    format!("no score recorded for {}, the game gives {actual}", p.name),
+                )),
+            }
+        }
+        for (name, _, text) in &recorded.scores {
+            if !game.players.iter().any(|p| &p.name == name) {
+                wrong.push((span_of(text), format!("nobody is called `{name}`")));
+            }
+        }
+        if let (Some(reason), Some(end)) = (&recorded.reason, game.end_reason) {
+            let known = ["bank", "bankrupt", "stock_market", "dnf"];
+            if known.contains(&reason.as_str()) && reason != end.as_str() {
+                wrong.push((
+                    span_of(reason),
+                    format!(
+                        "recorded the end by `{reason}`, the game ends by `{}`",
+                        end.as_str()
+                    ),
+                ));
+            }
+        }
+        for (span, label) in wrong {
+            self.error(
+                game,
+                span,
+                "rules::result_mismatch",
+                label,
+                help.clone(),
+                None,
+            );
+        }
+    }
+
+    /// When a check line is evaluated: after the move before it, and after what that move set
+    /// off (a new round, with the privates' income at the start of an operating round).
+    fn checked_when(&mut self, game: &Game) -> String {
+        let Some(last) = self.last_move_text() else {
+            return "checked before the first move".to_string();
+        };
+        let line = self.line_of(self.scope.map_or(0, |(_, s)| s.offset));
+        let now = game.round_label();
+        let mut when = format!("checked after `{last}` (line {line})");
+        if now != self.round_of_last_move {
+            when.push_str(&format!(", with which {now} began"));
+            let income = matches!(game.round_kind(), crate::engine::RoundKind::Operating)
+                && game.companies.iter().enumerate().any(|(i, c)| {
+                    !c.closed
+                        && c.owner != crate::engine::CompanyOwner::Unsold
+                        && game.title.companies[i].revenue.0 > 0
+                });
+            if income {
+                when.push_str(" (the privates' income is paid at its start)");
+            }
+        }
+        when
+    }
+
+    /// Keeps who the rules passed automatically during the move just replayed.
+    fn note_auto_passes(&mut self, game: &Game, mover: Entity, at: Span) {
+        self.auto_passed
+            .retain(|(p, _, _)| Entity::Player(*p) != mover);
+        for s in game.skipped() {
+            if let Skipped::StockTurn { player, cash } = s {
+                self.auto_passed.retain(|(p, _, _)| p != player);
+                self.auto_passed.push((*player, *cash, at));
+            }
+        }
+    }
+
+    /// The text of the last move replayed, as written.
+    fn last_move_text(&self) -> Option<String> {
+        let (_, span) = self.scope?;
+        Some(self.text.get(span.offset..span.end())?.trim().to_string())
+    }
+
+    /// A pass the written move implies, in the log (at the start of that move).
+    fn log_implied_pass(&mut self, entity: Entity, at: Span) {
+        let n = self.actions.len();
+        self.actions.push(LoggedAction {
+            raw_index: n,
+            action_id: n as i64 + 1,
+            type_name: "pass".into(),
+            span: Span::new(at.offset, 0),
+            action: Action::Pass { entity },
+            auto_actions: Vec::new(),
+        });
+    }
+
+    /// A move without an actor after the turn it would continue is over.
+    fn turn_over(&mut self, game: &Game, m: &Move, scope: Entity, last: Span) {
+        let whose = notation::name(&game.entity_name(scope));
+        let last_text = self
+            .text
+            .get(last.offset..last.end())
+            .unwrap_or("?")
+            .trim()
+            .to_string();
+        let why = if last_text.ends_with("pass") || last_text.ends_with(": p") {
+            let skipped: Vec<(&str, SkipReason)> = self
+                .skipped_before_last_move
+                .iter()
+                .filter_map(|s| match s {
+                    Skipped::Step { corp, step, why } if Entity::Corporation(*corp) == scope => {
+                        Some((*step, *why))
+                    }
+                    _ => None,
+                })
+                .collect();
+            match skipped.as_slice() {
+                [] => format!("{whose}'s turn ended with `{last_text}`"),
+                [(_, first), ..] => {
+                    let steps: Vec<&str> = skipped.iter().map(|(s, _)| *s).collect();
+                    let corp = corp_of(scope).unwrap_or(CorpId(0));
+                    format!(
+                        "{whose}'s turn ended with the `pass` before it, since the rules had \
+                         skipped its {} step{} ({})",
+                        and_list(&steps),
+                        if steps.len() > 1 { "s" } else { "" },
+                        skip_reason_text(game, corp, *first)
+                    )
+                }
+            }
+        } else {
+            format!("{whose}'s turn is over: nothing was left to {whose} after `{last_text}`")
+        };
+        let next = game
+            .acting_entity()
+            .map(|e| notation::name(&game.entity_name(e)));
+        let (code, label, help) = if matches!(m.action, RawAction::Pass) {
+            (
+                "notation::pass_not_needed",
+                format!("this `pass` is not needed: {why}"),
+                format!(
+                    "leave it out: a turn ends by itself when nothing is left to do in it, and where \
+                     the next actor is named{}",
+                    next.as_ref()
+                        .map(|n| format!(" (the game waits for {n})"))
+                        .unwrap_or_default()
+                ),
+            )
+        } else {
+            (
+                "rules::not_your_turn",
+                format!("{why}, so this move has no actor"),
+                match &next {
+                    Some(n) => {
+                        format!("the game waits for {n}: write `{n}: …` if the move is theirs")
+                    }
+                    None => "the game is over".to_string(),
+                },
+            )
+        };
+        self.error(game, m.span, code, label, Some(help), None);
+    }
+
     fn help_for(&self, game: &Game, action: &Action, v: &RuleViolation) -> Option<String> {
         if let RuleViolation::EndGame(_) = v {
             let first = notation::name(&game.players.first()?.name);
@@ -1573,10 +2325,29 @@ impl Player<'_> {
         }
         if let RuleViolation::NotYourTurn { .. } = v {
             let who = game.acting_entity()?;
-            return Some(format!(
-                "the game waits for {0}: write `{0}: …`",
-                notation::name(&game.entity_name(who))
-            ));
+            let name = notation::name(&game.entity_name(who));
+            if self.scope.map(|(e, _)| e) == Some(who) {
+                let mut trial = game.clone();
+                let mut passes = 0;
+                while passes < IMPLIED_PASSES
+                    && trial.acting_entity() == Some(who)
+                    && trial.process(&Action::Pass { entity: who }).is_ok()
+                {
+                    passes += 1;
+                }
+                return Some(match trial.acting_entity() {
+                    Some(next) if next != who => {
+                        let next = notation::name(&trial.entity_name(next));
+                        format!("after {name}'s turn the game waits for {next}: write `{next}: …`")
+                    }
+                    // The turn in progress cannot end here: a pass is not allowed.
+                    _ => format!(
+                        "{name}'s turn is not over: {name} must still act; legal: {}",
+                        legal_list(game, action)
+                    ),
+                });
+            }
+            return Some(format!("the game waits for {name}: write `{name}: …`"));
         }
         if let Action::LayTile {
             hex, tile, entity, ..
@@ -1600,6 +2371,78 @@ impl Player<'_> {
             });
         }
         None
+    }
+
+    /// A round heading: checked against the round being played. The turn of the entity that
+    /// moved last ends here if it can (as where the next actor is named).
+    fn heading(&mut self, game: &mut Game, written: String, span: Span, main: bool) {
+        if game.round_label() == written {
+            return;
+        }
+        if let Some((passer, _)) = self.scope.filter(|(e, _)| game.acting_entity() == Some(*e)) {
+            let mut trial = game.clone();
+            let mut passes = Vec::new();
+            while passes.len() < IMPLIED_PASSES
+                && trial.acting_entity() == Some(passer)
+                && trial.process(&Action::Pass { entity: passer }).is_ok()
+            {
+                passes.push(passer);
+            }
+            if !passes.is_empty() && trial.round_label() == written {
+                *game = trial;
+                if main {
+                    for p in passes {
+                        self.log_implied_pass(p, span);
+                    }
+                }
+                self.scope = None;
+                return;
+            }
+        }
+        let actual = game.round_label();
+        let waiting = game
+            .acting_entity()
+            .map(|e| notation::name(&game.entity_name(e)));
+        let ahead = round_order(&written) > round_order(&actual);
+        let help = match (&waiting, self.scope) {
+            (_, _) if !ahead => {
+                let mut why = String::new();
+                if let Some(last) = self.last_move_text() {
+                    if self.round_of_last_move != actual && !self.round_of_last_move.is_empty() {
+                        why = format!("`{last}` ended {}", self.round_of_last_move);
+                        let passed: Vec<String> = self
+                            .auto_passed
+                            .iter()
+                            .map(|(p, _, _)| notation::name(&game.player(*p).name))
+                            .collect();
+                        if !passed.is_empty() {
+                            why.push_str(&format!(
+                                " ({} passed automatically: nothing was left to them)",
+                                passed.join(", ")
+                            ));
+                        }
+                        why.push_str("; ");
+                    }
+                }
+                format!("{why}write `{actual}` here, or leave the heading out")
+            }
+            (Some(who), Some((e, _))) if game.acting_entity() == Some(e) => format!(
+                "{who}'s turn in {actual} is not over: {who} must still act; legal: {}",
+                legal_list(game, &Action::Pass { entity: e })
+            ),
+            (Some(who), _) => format!(
+                "{actual} goes on: the game waits for {who}; write their moves before `{written}`"
+            ),
+            (None, _) => format!("write `{actual}` here, or leave the heading out"),
+        };
+        self.error(
+            game,
+            span,
+            "rules::wrong_round",
+            format!("this is {actual}, not {written}"),
+            Some(help),
+            None,
+        );
     }
 
     fn check(&mut self, game: &Game, c: &Check) {
@@ -1636,21 +2479,24 @@ impl Player<'_> {
             };
             match actual {
                 Ok(a) if a == recorded => {}
-                Ok(a) => self.error(
-                    game,
-                    e.span,
-                    "rules::check_failed",
-                    format!("recorded {recorded}{unit}, the rules give {a}{unit}"),
-                    Some(format!(
-                        "write `= {} {}`",
-                        notation::name(&e.who.text),
-                        match &e.what {
-                            CheckValue::Cash(_) => a.to_string(),
-                            CheckValue::Holding(c, _) => format!("{c} {a}%"),
-                        }
-                    )),
-                    None,
-                ),
+                Ok(a) => {
+                    let when = self.checked_when(game);
+                    self.error(
+                        game,
+                        e.span,
+                        "rules::check_failed",
+                        format!("recorded {recorded}{unit}, the rules give {a}{unit}"),
+                        Some(format!(
+                            "{when}; write `= {} {}`",
+                            notation::name(&e.who.text),
+                            match &e.what {
+                                CheckValue::Cash(_) => a.to_string(),
+                                CheckValue::Holding(c, _) => format!("{c} {a}%"),
+                            }
+                        )),
+                        None,
+                    )
+                }
                 Err(u) => self.error(game, e.who.span, u.code, u.message, u.help, None),
             }
         }
@@ -1770,5 +2616,145 @@ pub fn move_for(game: &Game, action: &Action, with_actor: bool, auto: bool) -> M
         annotation: None,
         span: Span::default(),
         action_span: Span::default(),
+    }
+}
+
+/// The names a game's text may use, for writing them as the game spells them.
+struct Spelling {
+    /// Players (from the `Players` tag), corporations, privates, train types.
+    names: Vec<String>,
+}
+
+impl Spelling {
+    /// The name as the game spells it (`nord` → `Nord`); as written if it names nothing, or
+    /// more than one thing ignoring case.
+    fn of(&self, written: &str) -> String {
+        by_name(written, self.names.iter().map(|n| (n.clone(), n.as_str())))
+            .map_or_else(|| written.to_string(), str::to_string)
+    }
+
+    /// `nord_3` → `Nord_3`, `d-1` → `D-1`, `nord` → `Nord`.
+    fn of_id(&self, written: &str, separator: char) -> String {
+        if let Some((name, rest)) = written.rsplit_once(separator) {
+            let spelled = self.of(name);
+            if spelled != name {
+                return format!("{spelled}{separator}{rest}");
+            }
+        }
+        self.of(written)
+    }
+
+    fn fix(&self, name: &mut String) {
+        *name = self.of(name);
+    }
+
+    fn body(&self, body: &mut [Element]) {
+        for e in body {
+            match e {
+                Element::Move(m) => {
+                    if let Some(actor) = &mut m.actor {
+                        self.fix(&mut actor.text);
+                    }
+                    self.action(&mut m.action);
+                }
+                Element::Variation(v) => self.body(&mut v.body),
+                Element::Check(c) => {
+                    for entry in &mut c.entries {
+                        if entry.who.text != "bank" {
+                            self.fix(&mut entry.who.text);
+                        }
+                        if let CheckValue::Holding(corp, _) = &mut entry.what {
+                            self.fix(corp);
+                        }
+                    }
+                }
+                Element::Correction(c) => match &mut c.kind {
+                    CorrectionKind::Cash { who, .. } => self.fix(&mut who.text),
+                    CorrectionKind::Tile { .. } => {}
+                    CorrectionKind::Share { share, to } => {
+                        share.text = self.of_id(&share.text, '_');
+                        if !matches!(to.text.as_str(), "pool" | "ipo") {
+                            self.fix(&mut to.text);
+                        }
+                    }
+                },
+                Element::Heading(_) | Element::Comment(_) => {}
+            }
+        }
+    }
+
+    fn action(&self, action: &mut RawAction) {
+        match action {
+            RawAction::Bid { target, .. } => self.fix(target),
+            RawAction::Par { corp, .. } | RawAction::Merge { corp } => self.fix(corp),
+            RawAction::Buy { what, .. } | RawAction::Sell { what, .. } => {
+                for w in what {
+                    *w = self.of_id(w, '_');
+                }
+            }
+            RawAction::Train {
+                train,
+                from,
+                exchange,
+                ..
+            } => {
+                *train = self.of_id(train, '-');
+                if let Source::Corp(c) = from {
+                    self.fix(c);
+                }
+                if let Some(x) = exchange {
+                    *x = self.of_id(x, '-');
+                }
+            }
+            RawAction::Discard { train } => *train = self.of_id(train, '-'),
+            RawAction::Run { routes } => {
+                for r in routes {
+                    r.train = self.of_id(&r.train, '-');
+                }
+            }
+            RawAction::Assign { hex } => *hex = hex.to_ascii_uppercase(),
+            RawAction::Pass
+            | RawAction::Lay { .. }
+            | RawAction::Token { .. }
+            | RawAction::Payout
+            | RawAction::Withhold
+            | RawAction::Bankrupt
+            | RawAction::Vote { .. }
+            | RawAction::Program { .. }
+            | RawAction::EndGame => {}
+        }
+    }
+}
+
+/// Writes every name of a document as its game spells it: the title, players (as the `Players`
+/// tag has them), corporations, privates, certificates and trains (`buy nord` → `buy Nord`,
+/// `[Title "1836jr30"]` → `1836Jr30`). What `railnote fmt` writes; a game of a title railnote
+/// does not know is left as written.
+pub fn spell_names(doc: &mut notation::Document) {
+    for game in &mut doc.games {
+        let Some(title) = game.tags.iter_mut().find(|t| t.name == "Title") else {
+            continue;
+        };
+        let Some(known) = Title::known_names()
+            .iter()
+            .find(|n| n.eq_ignore_ascii_case(title.value.trim()))
+        else {
+            continue;
+        };
+        title.value = (*known).to_string();
+        let Some(facts) = Title::by_name(known) else {
+            continue;
+        };
+        let players = game.tag("Players").map(|t| split_list(&t.value));
+        let spelling = Spelling {
+            names: players
+                .unwrap_or_default()
+                .into_iter()
+                .chain(facts.corporations.iter().map(|c| c.sym.clone()))
+                .chain(facts.companies.iter().map(|c| c.sym.clone()))
+                .chain(facts.trains.iter().map(|t| t.name.clone()))
+                .collect(),
+        };
+        spelling.body(&mut game.body);
     }
 }

@@ -159,7 +159,7 @@ pub fn stored_result(log: &log::GameLog) -> BTreeMap<String, Money> {
         .clone()
         .unwrap_or_default()
         .into_iter()
-        .map(|(k, v)| (k, Money(v)))
+        .map(|(k, v)| (k, Money(v.value)))
         .collect()
 }
 

@@ -9,7 +9,7 @@ use super::{or, or_mut, OperatingRound, OrStep};
 use crate::action::DividendKind;
 use crate::engine::state::GameEndReason;
 use crate::engine::title::HomeTokenTiming;
-use crate::engine::{Game, Round};
+use crate::engine::{Game, Round, SkipReason, Skipped};
 use crate::ids::{CorpId, Money};
 
 impl Game {
@@ -122,7 +122,47 @@ impl Game {
             if waits {
                 return;
             }
+            if step != OrStep::HomeToken {
+                let why = self.skip_reason(corp, step);
+                self.note_skipped(Skipped::Step {
+                    corp,
+                    step: step.name(),
+                    why,
+                });
+            }
             self.next_or_step();
+        }
+    }
+
+    /// Why a step that asks nothing of the corporation is skipped (its `*_waits` said no).
+    fn skip_reason(&mut self, corp: CorpId, step: OrStep) -> SkipReason {
+        match step {
+            OrStep::Track => SkipReason::NoLay,
+            OrStep::Token => match self.next_token_price(corp) {
+                None => SkipReason::NoTokenLeft,
+                Some(price) if self.corp(corp).cash < price => SkipReason::TokenCost {
+                    price,
+                    cash: self.corp(corp).cash,
+                },
+                Some(_) => SkipReason::NoCityReached,
+            },
+            OrStep::Route => {
+                let has_train = self
+                    .corp(corp)
+                    .trains
+                    .iter()
+                    .any(|t| !self.trains.iter().any(|x| x.id == *t && x.operated));
+                if has_train {
+                    SkipReason::NoRoute
+                } else {
+                    SkipReason::NoTrain
+                }
+            }
+            OrStep::Dividend => SkipReason::NoRevenue,
+            OrStep::BuyTrain => SkipReason::NoTrainToBuy,
+            OrStep::HomeToken | OrStep::IssueShares | OrStep::BuyCompany => {
+                SkipReason::NothingOffered
+            }
         }
     }
 

@@ -249,6 +249,8 @@ impl Game {
             if self.has_stock_action(player) {
                 return;
             }
+            let cash = self.player(player).cash;
+            self.note_skipped(crate::engine::Skipped::StockTurn { player, cash });
             let i = sr(self).entity_index;
             sr_mut(self).passed[i] = true;
             if self.advance_stock_turn() {

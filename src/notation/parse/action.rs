@@ -323,7 +323,7 @@ fn lay(i: Words<'_>) -> WResult<'_, RawAction> {
     let tile = verify(any_word, |w: &Word<'_>| {
         w.text.starts_with(|c: char| c.is_ascii_digit())
     });
-    let hex = verify(any_word, |w: &Word<'_>| w.text.parse::<HexId>().is_ok());
+    let hex = verify(any_word, |w: &Word<'_>| word::hex(w.text).is_some());
     let (_, _) = peek((tile, hex)).parse(i)?;
     tile_lay(i)
 }
@@ -350,10 +350,8 @@ pub(super) fn tile_placement(
 ) -> impl Fn(Words<'_>) -> WResult<'_, (Word<'_>, HexId, Orientation)> {
     move |i| {
         let (i, (tile, h)) = (required("a tile", help), required("a hex", help)).parse(i)?;
-        let hex = h
-            .text
-            .parse::<HexId>()
-            .map_err(|_| unfit("notation::bad_hex", &h, "expected a hex coordinate", help))?;
+        let hex = word::hex(h.text)
+            .ok_or_else(|| unfit("notation::bad_hex", &h, "expected a hex coordinate", help))?;
         let (i, o) = required("a rotation (`r0`…`r5`) or exits", help).parse(i)?;
         let orientation = word::orientation(o.text).map_err(|bad| {
             let message = match bad {
@@ -612,9 +610,9 @@ fn unknown_action(i: Words<'_>) -> WResult<'_, RawAction> {
 fn unknown_action_help(word: &str) -> String {
     const ACTIONS: &str = "pass, bid, par, buy, sell, lay, tok, run, pay, withhold, train, \
                            discard, bankrupt, program, assign, merge, vote, end game";
-    // `end` is read as the start of `end game`, the whole move.
+    // `end` is read as the start of `end game`, the whole move; `endgame` is near it too.
     fn written(k: &str) -> &str {
-        if k == "end" {
+        if k == "end" || k == "endgame" {
             "end game"
         } else {
             k
@@ -628,70 +626,11 @@ fn unknown_action_help(word: &str) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    // Each keyword, and `end game` also as one word (`endgame`, `end_game`).
-    let forms = KEYWORDS.iter().flat_map(|k| {
-        let joined = (*k == "end").then_some("endgame");
-        std::iter::once(*k)
-            .chain(joined)
-            .map(move |form| (form, *k))
-    });
-    // Words that differ in length by more than 2 are more than 2 edits apart.
-    let suggestion = forms
-        .filter(|(form, _)| form.len().abs_diff(word.len()) <= 2)
-        .map(|(form, k)| (distance(word, form), k))
-        .filter(|(d, _)| *d <= 2)
-        // The nearest; of equally near ones, the first listed.
-        .min_by_key(|(d, _)| *d);
-    match suggestion {
-        Some((_, k)) => format!("did you mean `{}`? actions: {ACTIONS}", written(k)),
+    let forms = KEYWORDS.iter().copied().chain(std::iter::once("endgame"));
+    match crate::notation::nearest(word, forms) {
+        Some(k) => format!("did you mean `{}`? actions: {ACTIONS}", written(k)),
         None => {
             format!("a move starts with an action ({ACTIONS}) or a tile lay such as `57 E7 r2`")
-        }
-    }
-}
-
-/// Edit distance, for "did you mean" (`b` is a keyword: at most 31 characters).
-fn distance(a: &str, b: &str) -> usize {
-    // One row of the table, updated in place: `row[j]` is the distance between the part of `a`
-    // read so far and the first `j` characters of `b`.
-    let mut row = [0usize; 32];
-    let len = b.chars().count();
-    debug_assert!(len < row.len(), "{b}");
-    let len = len.min(row.len() - 1);
-    for (j, cell) in row.iter_mut().enumerate().take(len + 1) {
-        *cell = j;
-    }
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.chars().take(len).enumerate() {
-            let substitute = diagonal + usize::from(ca != cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitute.min(row[j + 1] + 1).min(row[j] + 1);
-        }
-    }
-    row[len]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::distance;
-
-    #[test]
-    fn edit_distance() {
-        for (a, b, d) in [
-            ("", "", 0),
-            ("pass", "pass", 0),
-            ("pass", "pas", 1),
-            ("buy", "bid", 2),
-            ("lay", "play", 1),
-            ("tok", "took", 1),
-            ("withhold", "wh", 6),
-            ("é", "e", 1),
-            ("kitten", "sitting", 3),
-        ] {
-            assert_eq!(distance(a, b), d, "{a} {b}");
-            assert_eq!(distance(b, a), d, "{b} {a}");
         }
     }
 }

@@ -31,6 +31,16 @@ use crate::notation::error::{ParseError, SyntaxError};
 /// # Errors
 /// Every syntax error of the file.
 pub fn parse(name: &str, src: &str) -> Result<Document, ParseError> {
+    match parse_lenient(name, src) {
+        (doc, None) => Ok(doc),
+        (_, Some(errors)) => Err(errors),
+    }
+}
+
+/// Reads a railnote document as far as it can be read: every statement without a syntax error,
+/// and the syntax errors of the others (`None` if there are none). What is read of a
+/// half-written file can be replayed up to a point before its first mistake (`--at`).
+pub fn parse_lenient(name: &str, src: &str) -> (Document, Option<ParseError>) {
     let mut reader = Reader {
         src,
         rest: src,
@@ -42,18 +52,51 @@ pub fn parse(name: &str, src: &str) -> Result<Document, ParseError> {
     };
     let doc = reader.document();
     if reader.errors.is_empty() {
-        Ok(doc)
-    } else {
-        // In file order; where a problem of the text itself (an unclosed comment) and a problem
-        // of the move before it (a missing price) meet, the text's comes first.
-        let mut errors = reader.errors;
-        errors.sort_by_key(|(source, e)| (e.span.offset, *source));
-        Err(ParseError {
-            src: LogSource::new(name, Arc::from(src)),
-            errors: errors.into_iter().map(|(_, e)| e).collect(),
-            omitted: reader.omitted,
-        })
+        return (doc, None);
     }
+    // In file order; where a problem of the text itself (an unclosed comment) and a problem
+    // of the move before it (a missing price) meet, the text's comes first.
+    let mut errors = reader.errors;
+    errors.sort_by_key(|(source, e)| (e.span.offset, *source));
+    let errors = ParseError {
+        src: LogSource::new(name, Arc::from(src)),
+        errors: errors.into_iter().map(|(_, e)| e).collect(),
+        omitted: reader.omitted,
+    };
+    (doc, Some(errors))
+}
+
+/// `Ann:bid ACC 20` is read as `Ann: bid ACC 20`: a statement never starts with a route, so a
+/// first word with a colon inside is an actor glued to its action.
+fn split_glued_actor<'a>(words: &mut Vec<Word<'a>>) {
+    let Some(first) = words.first() else {
+        return;
+    };
+    if first.quoting != Quoting::Bare || first.text.matches(':').count() != 1 {
+        return;
+    }
+    let Some(colon) = first
+        .text
+        .find(':')
+        .filter(|&c| c > 0 && c + 1 < first.text.len())
+    else {
+        return;
+    };
+    let (actor, action) = first.text.split_at(colon + 1);
+    let span = first.span;
+    words[0] = Word {
+        text: actor,
+        span: Span::new(span.offset, actor.len()),
+        quoting: Quoting::Bare,
+    };
+    words.insert(
+        1,
+        Word {
+            text: action,
+            span: Span::new(span.offset + actor.len(), action.len()),
+            quoting: Quoting::Bare,
+        },
+    );
 }
 
 /// Why a move text stopped.
@@ -199,6 +242,7 @@ impl<'a> Reader<'a> {
                 }
                 _ => {
                     self.statement_words();
+                    split_glued_actor(&mut self.words);
                     if !self.words.is_empty() {
                         let mut words = std::mem::take(&mut self.words);
                         match statement::statement(&mut words, pending.take()) {

@@ -82,8 +82,10 @@ pub(super) enum BadOrientation {
 
 /// `orientation = "r" , DIGIT0-5 | SIDE , { "-" , SIDE }`
 pub(super) fn orientation(text: &str) -> Result<Orientation, BadOrientation> {
-    let rotation = preceded(char('r'), number::<u8>);
-    let side = map_opt(take_till(|c| c == '-'), Side::from_letters);
+    let rotation = preceded(alt((char('r'), char('R'))), number::<u8>);
+    let side = map_opt(take_till(|c| c == '-'), |s: &str| {
+        Side::from_letters(&s.to_ascii_uppercase())
+    });
     let sides = separated_list1(char('-'), side);
     match whole(
         alt((
@@ -98,9 +100,16 @@ pub(super) fn orientation(text: &str) -> Result<Orientation, BadOrientation> {
     }
 }
 
-/// `HEX`
+/// `HEX`, the letter in either case as a person types it (`i5` is I5).
+pub(super) fn hex(text: &str) -> Option<HexId> {
+    let mut chars = text.chars();
+    let letter = chars.next()?.to_ascii_uppercase();
+    format!("{letter}{}", chars.as_str()).parse().ok()
+}
+
+/// `HEX` up to one of `stops`.
 fn hex_until<'a>(stops: &'static [char]) -> impl Parser<&'a str, Output = HexId, Error = Error> {
-    number_until::<HexId>(stops)
+    map_opt(take_till(move |c| stops.contains(&c)), hex)
 }
 
 /// `chain = HEX , { "-" , HEX }`
@@ -185,7 +194,7 @@ pub(super) fn token_at(text: &str) -> Result<TokenAt, BadTokenAt> {
         Some(n) => Some(whole(verify(number::<u8>, |n| *n >= 1), n).ok_or(BadTokenAt::CityNumber)?),
         None => None,
     };
-    let hex = hex.parse::<HexId>().map_err(|_| BadTokenAt::Hex)?;
+    let hex = self::hex(hex).ok_or(BadTokenAt::Hex)?;
     Ok(TokenAt::Hex(hex, city))
 }
 
