@@ -168,6 +168,27 @@ fn ten_thousand_nested_variations_are_refused() {
     }
 }
 
+/// Names and ids the notation reads quoted where a corporation, certificate, train, hex or
+/// program is expected (a quoted actor after a purchase, `par "N o" 82`) were written back
+/// bare, as several words: the written file read as another document (found by the `parse`
+/// fuzz target). They are written quoted now, and read back the same.
+#[test]
+fn quoted_ids_are_written_back_quoted() {
+    let text = data_text("quoted-ids.rn");
+    let doc = pipeline::read_notation(&text).expect("the file reads");
+    let written = railnote::notation::write(&doc);
+    assert!(written.contains(r#"Bob: buy Nor "Ann Lee""#), "{written}");
+    assert!(written.contains(r#"par "N o" 82"#), "{written}");
+    assert!(
+        written.contains(r#"train "3 x" from "H S" x "2 y""#),
+        "{written}"
+    );
+    assert!(
+        written.contains(r#"program "buy shares" corporation=GCL"#),
+        "{written}"
+    );
+}
+
 /// Auto actions nested in auto actions recursed once per level (100,000 levels overflowed the
 /// stack); 18xx.games embeds them in top-level actions only.
 #[test]

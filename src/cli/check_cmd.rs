@@ -479,7 +479,7 @@ fn check_notation(name: &str, src: &Arc<str>, options: PlayOptions) -> Checked {
             return checked;
         }
     };
-    if doc.games.is_empty() {
+    if doc.games.iter().all(notation::GameText::is_comments_only) {
         // Nothing to check is not a legal game: an empty file, or one of comments only, is
         // most likely the wrong file.
         checked.games.unreadable = 1;
@@ -492,8 +492,10 @@ fn check_notation(name: &str, src: &Arc<str>, options: PlayOptions) -> Checked {
         ));
         return checked;
     }
-    let several = doc.games.len() > 1;
-    for (k, text) in doc.games.iter().enumerate() {
+    // Comments before the first game's tags are a part of the file, not a game.
+    let games: Vec<_> = doc.games.iter().filter(|g| !g.is_comments_only()).collect();
+    let several = games.len() > 1;
+    for (k, text) in games.into_iter().enumerate() {
         let game = k + 1;
         let in_game = |msg: String| match several {
             true => format!("game {game}: {msg}"),

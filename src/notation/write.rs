@@ -240,16 +240,16 @@ impl fmt::Display for RawAction {
             RawAction::Payout => f.write_str("pay"),
             RawAction::Withhold => f.write_str("withhold"),
             RawAction::Bankrupt => f.write_str("bankrupt"),
-            RawAction::Assign { hex } => write!(f, "assign {hex}"),
-            RawAction::Merge { corp } => write!(f, "merge {corp}"),
+            RawAction::Assign { hex } => write!(f, "assign {}", name(hex)),
+            RawAction::Merge { corp } => write!(f, "merge {}", name(corp)),
             RawAction::Vote { in_favour } => f.write_str(if *in_favour {
                 "vote for"
             } else {
                 "vote against"
             }),
-            RawAction::Bid { target, price } => write!(f, "bid {target} {price}"),
+            RawAction::Bid { target, price } => write!(f, "bid {} {price}", name(target)),
             RawAction::Par { corp, price, cell } => {
-                write!(f, "par {corp} {price}")?;
+                write!(f, "par {} {price}", name(corp))?;
                 if let Some((r, c)) = cell {
                     write!(f, "@{r}.{c}")?;
                 }
@@ -268,7 +268,7 @@ impl fmt::Display for RawAction {
                     write!(f, " {n}")?;
                 }
                 for w in what {
-                    write!(f, " {w}")?;
+                    write!(f, " {}", name(w))?;
                 }
                 if *pool {
                     f.write_str(" pool")?;
@@ -295,7 +295,7 @@ impl fmt::Display for RawAction {
                     write!(f, " {n}")?;
                 }
                 for w in what {
-                    write!(f, " {w}")?;
+                    write!(f, " {}", name(w))?;
                 }
                 if let Some(p) = percent {
                     write!(f, " {p}%")?;
@@ -367,24 +367,24 @@ impl fmt::Display for RawAction {
                 from,
                 exchange,
             } => {
-                write!(f, "train {train}")?;
+                write!(f, "train {}", name(train))?;
                 if let Some(p) = price {
                     write!(f, " {p}")?;
                 }
                 match from {
                     Source::Ipo => {}
                     Source::Pool => f.write_str(" pool")?,
-                    Source::Corp(c) => write!(f, " from {c}")?,
+                    Source::Corp(c) => write!(f, " from {}", name(c))?,
                 }
                 if let Some(x) = exchange {
-                    write!(f, " x {x}")?;
+                    write!(f, " x {}", name(x))?;
                 }
                 Ok(())
             }
-            RawAction::Discard { train } => write!(f, "discard {train}"),
+            RawAction::Discard { train } => write!(f, "discard {}", name(train)),
             RawAction::EndGame => f.write_str("end game"),
             RawAction::Program { kind, args } => {
-                write!(f, "program {kind}")?;
+                write!(f, "program {}", name(kind))?;
                 for (k, v) in args {
                     write!(f, " {k}={v}")?;
                 }
