@@ -775,12 +775,15 @@ impl Progress {
         );
         let bar =
             ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr()).with_style(style);
-        bar.enable_steady_tick(Duration::from_millis(200));
         let counter = bar.clone();
         let paths = paths.to_vec();
         std::thread::spawn(move || {
-            for _ in inputs(&paths) {
+            for (i, _) in inputs(&paths).enumerate() {
                 counter.inc_length(1);
+                // Drawn from the first file found on: an empty bar would be drawn full.
+                if i == 0 {
+                    counter.enable_steady_tick(Duration::from_millis(200));
+                }
             }
         });
         Progress {
