@@ -602,7 +602,7 @@ fn replay_log(args: &ReplayArgs, log: &GameLog) -> io::Result<Outcome> {
     let mut trace_error = None;
     let result = replay.run_with(|step, game| {
         // A snapshot is built only where one is written: the standings need none on the way
-        // (building one after every action used to be three quarters of a replay).
+        // (building one after every action used to be half the time of a replay).
         let stop = args.at == Some(step.index);
         if trace.is_none() && !stop {
             return ControlFlow::Continue(());
