@@ -56,10 +56,13 @@ const SNIFF_BYTES: u64 = 64 * 1024;
 /// `railnote check PATH...`.
 pub(super) fn check(args: &CheckArgs) -> io::Result<Outcome> {
     let started = Instant::now();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.jobs.map_or(0, usize::from))
-        .build()
-        .map_err(io::Error::other)?;
+    let threads = match args.jobs {
+        Some(jobs) => usize::from(jobs),
+        None => std::thread::available_parallelism().map_or(1, usize::from),
+    };
+    // Made when a chunk has files to share out: one file, or one thread, is checked on this
+    // thread (a pool's threads cost a single-file check a third more CPU time).
+    let mut pool = None;
     let progress = Progress::start(&args.paths);
     let options = PlayOptions {
         strict_rules: args.strict_rules,
@@ -68,22 +71,31 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<Outcome> {
     let mut summary = Summary::default();
     let mut out = super::stdout();
     let mut inputs = inputs(&args.paths);
-    let chunk = CHUNK_PER_THREAD * pool.current_num_threads();
+    let chunk = CHUNK_PER_THREAD * threads;
+    let check_one = |input: &Input| {
+        let report = check_input(input, options);
+        progress.done(&report);
+        report
+    };
     loop {
         let batch: Vec<Input> = inputs.by_ref().take(chunk).collect();
         if batch.is_empty() {
             break;
         }
-        let reports: Vec<FileReport> = pool.install(|| {
-            batch
-                .par_iter()
-                .map(|input| {
-                    let report = check_input(input, options);
-                    progress.done(&report);
-                    report
-                })
-                .collect()
-        });
+        let reports: Vec<FileReport> = if threads == 1 || batch.len() == 1 {
+            batch.iter().map(check_one).collect()
+        } else {
+            let pool = match &mut pool {
+                Some(pool) => pool,
+                None => pool.insert(
+                    rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .build()
+                        .map_err(io::Error::other)?,
+                ),
+            };
+            pool.install(|| batch.par_iter().map(check_one).collect())
+        };
         let mut text = Vec::new();
         for report in &reports {
             summary.add(report);
@@ -790,12 +802,15 @@ impl Progress {
         );
         let bar =
             ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr()).with_style(style);
-        bar.enable_steady_tick(Duration::from_millis(200));
         let counter = bar.clone();
         let paths = paths.to_vec();
         std::thread::spawn(move || {
-            for _ in inputs(&paths) {
+            for (i, _) in inputs(&paths).enumerate() {
                 counter.inc_length(1);
+                // Drawn from the first file found on: an empty bar would be drawn full.
+                if i == 0 {
+                    counter.enable_steady_tick(Duration::from_millis(200));
+                }
             }
         });
         Progress {
