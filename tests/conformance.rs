@@ -873,6 +873,14 @@ fn moves_the_reference_refuses_are_refused() {
             "players may buy privates from each other from stock round 2 on, not in stock \
              round 1 (DH)",
         ),
+        // 18Chesapeake: SRR lays its own tile on one of B&S's hexes while owning B&S: B&S's
+        // lays are lost before the lay counts, so the track step ends with it and a pass is
+        // not the routes step's (a railnote self-play game the reference refuses there).
+        (
+            "18chesapeake-pass-after-an-own-lay-on-a-private-hex",
+            "rules::wrong_step",
+            "pass is not possible now; the current step (routes) takes run_routes",
+        ),
         (
             "1830-private-with-a-certificate-held-by-a-player",
             "rules::company",

@@ -727,6 +727,11 @@ impl Game {
             return self.end_by_hand(*entity);
         }
         let share_price = self.stated_share_price(action);
+        // Before the lay, as the reference's `preprocess_action`: the steps that follow see
+        // the ability gone (the track step may then end with this lay).
+        if let Action::LayTile { entity, hex, .. } = action {
+            self.forfeit_lays_on(*hex, *entity);
+        }
         match self.round {
             Round::Auction(_) => auction::process(self, action)?,
             Round::Stock(_) => stock::process(self, action)?,
@@ -735,9 +740,6 @@ impl Game {
                 let hooks = self.title.hooks;
                 hooks.process_own_round(self, action)?
             }
-        }
-        if let Action::LayTile { entity, hex, .. } = action {
-            self.forfeit_lays_on(*hex, *entity);
         }
         // Checked once the action is known to be legal otherwise, so that a wrong actor or
         // step is reported first; the rules' price is the one before the action.
