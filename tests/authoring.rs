@@ -354,3 +354,40 @@ fn names_in_any_case_and_did_you_mean() {
     let o = railnote(&["selfplay", "--title", "1863Jr30"]);
     assert_eq!(code(&o), 2);
 }
+
+/// Issue 14, point 5 and the done-when list: the hand-written opening replays, and the same
+/// opening with the five classic mistakes (`samples/scenarios/errors/
+/// table-opening-five-mistakes.rn`) gets exactly those five problems with `--keep-going`, in
+/// text and in JSON (every problem with its line and column).
+#[test]
+fn keep_going_reports_each_mistake_once() {
+    let o = railnote(&["check", &data("opening.rn")]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let file = "samples/scenarios/errors/table-opening-five-mistakes.rn";
+    let src = std::fs::read_to_string(file).unwrap();
+    let doc = parse(file, &src).unwrap();
+    let shared: Arc<str> = Arc::from(src.as_str());
+    let played = play(file, &shared, &doc.games[0], KEEP_GOING).unwrap();
+    let found: Vec<(usize, &str)> = played
+        .errors
+        .iter()
+        .map(|e| (e.span.line_col(&src).0, e.code))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (24, "rules::unknown_entity"),
+            (41, "rules::not_your_turn"),
+            (44, "rules::track"),
+            (45, "rules::value_mismatch"),
+            (52, "rules::insufficient_cash"),
+        ]
+    );
+    // Without keep-going, the first.
+    let o = railnote(&["replay", file]);
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).contains("1 problem(s)"), "{}", stderr(&o));
+    let o = railnote(&["replay", file, "--keep-going", "--format", "json"]);
+    assert_eq!(code(&o), 1);
+    insta::assert_snapshot!("keep_going_json", stdout(&o));
+}

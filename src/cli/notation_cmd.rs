@@ -15,7 +15,7 @@ use super::{
 use crate::convert;
 use crate::log::shorten_quotes;
 use crate::notation;
-use crate::output::{FailureDetail, FailureReport};
+use crate::output::{FailureDetail, FailureReport, ProblemDetail};
 use crate::replay::notation::{play, GameRejected, PlayOptions, Played};
 use crate::replay::ReplayError;
 
@@ -45,9 +45,8 @@ fn failure(
     round: Option<String>,
     actor: Option<String>,
 ) -> FailureReport {
-    FailureReport {
-        finished: false,
-        error: FailureDetail {
+    FailureReport::new(
+        FailureDetail {
             index,
             action_id: index.map(|i| i as i64),
             round,
@@ -55,7 +54,8 @@ fn failure(
             rule: rule.to_string(),
             message,
         },
-    }
+        Vec::new(),
+    )
 }
 
 /// Parses and replays every game of a notation file.
@@ -113,10 +113,13 @@ pub(super) fn syntax_failure(src: &str, e: notation::ParseError) -> Failure {
             format!("line {line}:{column}: {}{more}", first.message)
         }
     };
-    (
-        failure("notation::invalid", msg, None, None, None),
-        Box::new(e) as Box<dyn Diagnostic + Send + Sync>,
-    )
+    let mut report = failure("notation::invalid", msg, None, None, None);
+    report.problems = e
+        .errors
+        .iter()
+        .map(|s| ProblemDetail::at(src, s.span, s.code, s.message.clone()))
+        .collect();
+    (report, Box::new(e) as Box<dyn Diagnostic + Send + Sync>)
 }
 
 /// A file without a game. Nothing to check is not a legal game: an empty file, or one of
@@ -134,10 +137,18 @@ pub(super) fn no_game_failure(name: &str) -> Failure {
 
 /// A game that could not be set up from its tags.
 pub(super) fn setup_failure(e: crate::replay::notation::MoveError) -> Failure {
-    (
-        failure(e.code, e.label.clone(), None, None, None),
-        Box::new(e) as Box<dyn Diagnostic + Send + Sync>,
-    )
+    let mut report = failure(e.code, e.label.clone(), None, None, None);
+    report.problems = vec![problem_of(&e)];
+    (report, Box::new(e) as Box<dyn Diagnostic + Send + Sync>)
+}
+
+/// A replay's problem, where it is written.
+fn problem_of(e: &crate::replay::notation::MoveError) -> ProblemDetail {
+    ProblemDetail {
+        round: (!e.round.is_empty()).then(|| e.round.clone()),
+        actor: e.actor.clone(),
+        ..ProblemDetail::at(e.src.text(), e.span, e.code, e.label.clone())
+    }
 }
 
 /// The problems of a replayed game, if it has any.
@@ -147,13 +158,14 @@ pub(super) fn rejected_failure(played: &Played) -> Option<Failure> {
         0 => String::new(),
         n => format!(" (and {n} more)"),
     };
-    let report = failure(
+    let mut report = failure(
         first.code,
         format!("{}: {}{more}", first.headline, first.label),
         Some(first.index),
         Some(first.round.clone()),
         first.actor.clone(),
     );
+    report.problems = played.errors.iter().map(problem_of).collect();
     let rejected = GameRejected::of(played)?;
     Some((report, Box::new(rejected)))
 }
