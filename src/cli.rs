@@ -57,14 +57,35 @@ pub struct Cli {
 pub enum Command {
     /// Replay a game log through the rules engine and report the standings, or the first
     /// illegal action.
+    #[command(after_help = "Examples:
+  railnote replay game.rn
+  railnote replay game.rn --keep-going          every mistake, each once
+  railnote replay game.rn --at line:42          the state after line 42
+  railnote replay game.json --at \"OR 3.1\" --format json
+  cat game.rn | railnote replay -")]
     Replay(ReplayArgs),
     /// Convert between an 18xx.games JSON log and the railnote notation (`.rn`).
+    #[command(after_help = "Examples:
+  railnote convert game.json -o game.rn        a JSON log becomes notation
+  railnote convert game.rn -o game.json        notation becomes a JSON log
+  railnote convert game.json --to json         a JSON log without undone actions")]
     Convert(ConvertArgs),
     /// Print a railnote document in canonical form (comments kept; idempotent).
+    #[command(after_help = "Examples:
+  railnote fmt game.rn                          print it in canonical form
+  railnote fmt --write game.rn                  rewrite the file
+  railnote fmt --check game.rn                  exit 1 if it is not canonical")]
     Fmt(FmtArgs),
     /// Check files (syntax and rules): one line per file; exit 1 if any fails.
+    #[command(after_help = "Examples:
+  railnote check game.rn
+  railnote check games/*.json")]
     Check(CheckArgs),
     /// List every legal action at a state of a game log, grouped by kind.
+    #[command(after_help = "Examples:
+  railnote moves game.rn                        what can be written next
+  railnote moves game.rn --at line:30 --format notation
+  railnote moves game.json --at \"SR 2\"")]
     Moves(MovesArgs),
     /// Play a complete game by the rules and write it as an 18xx.games JSON log.
     Selfplay(SelfplayArgs),
@@ -78,16 +99,33 @@ pub enum Command {
     Transcript(TranscriptArgs),
     /// Write a self-contained HTML viewer of the game: map, standings, notation, charts.
     View(ViewArgs),
+    /// Print a shell completion script (`railnote completions bash > …/railnote`).
+    #[command(after_help = "Examples:
+  railnote completions bash > ~/.local/share/bash-completion/completions/railnote
+  railnote completions zsh > ~/.zfunc/_railnote
+  railnote completions fish > ~/.config/fish/completions/railnote.fish")]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff; `railnote man > railnote.1; man ./railnote.1`).
+    Man,
+}
+
+/// Arguments of `railnote completions`.
+#[derive(Debug, clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// Arguments of `railnote convert`.
 #[derive(Debug, clap::Args)]
 pub struct ConvertArgs {
-    /// The input (JSON log or `.rn` notation; detected from the content).
+    /// The input (JSON log or `.rn` notation; detected from the content; `-`: standard input).
     pub file: PathBuf,
-    /// The output format.
+    /// The output format. Default: the other one (a JSON log becomes notation, notation a JSON
+    /// log).
     #[arg(long, value_enum)]
-    pub to: Target,
+    pub to: Option<Target>,
     /// Write here instead of stdout.
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
@@ -105,11 +143,15 @@ pub enum Target {
 /// Arguments of `railnote fmt`.
 #[derive(Debug, clap::Args)]
 pub struct FmtArgs {
-    /// The notation file.
+    /// The notation file (`-`: standard input).
     pub file: PathBuf,
     /// Rewrite the file in place instead of printing.
-    #[arg(short, long)]
+    #[arg(short, long, conflicts_with = "check")]
     pub write: bool,
+    /// Print nothing but where the file is not in canonical form; exit 1 if it is not (like
+    /// `cargo fmt --check`).
+    #[arg(long)]
+    pub check: bool,
 }
 
 /// Arguments of `railnote check`.
@@ -292,7 +334,51 @@ pub fn run(cli: &Cli) -> Outcome {
         Command::Chart(args) => io_outcome(draw_cmd::chart(args)),
         Command::Transcript(args) => io_outcome(draw_cmd::transcript(args)),
         Command::View(args) => io_outcome(draw_cmd::view(args)),
+        Command::Completions(args) => io_outcome(completions(args)),
+        Command::Man => io_outcome(man()),
     }
+}
+
+/// `railnote completions SHELL`: the script, generated from the clap definitions.
+fn completions(args: &CompletionsArgs) -> io::Result<Outcome> {
+    let mut command = <Cli as clap::CommandFactory>::command();
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut command, "railnote", &mut script);
+    let mut out = stdout();
+    out.write_all(&script)?;
+    out.flush()?;
+    Ok(Outcome::Legal)
+}
+
+/// `railnote man`: the manual page, generated from the clap definitions, with a section per
+/// subcommand.
+fn man() -> io::Result<Outcome> {
+    let command = <Cli as clap::CommandFactory>::command();
+    let mut page = Vec::new();
+    let main = clap_mangen::Man::new(command.clone());
+    main.render_title(&mut page)?;
+    main.render_name_section(&mut page)?;
+    main.render_synopsis_section(&mut page)?;
+    main.render_description_section(&mut page)?;
+    main.render_options_section(&mut page)?;
+    main.render_subcommands_section(&mut page)?;
+    for sub in command.get_subcommands().filter(|s| s.get_name() != "help") {
+        let name = sub.get_name().to_string();
+        let sub_page = clap_mangen::Man::new(sub.clone());
+        writeln!(page, ".SH \"RAILNOTE {}\"", name.to_uppercase())?;
+        let mut body = Vec::new();
+        sub_page.render_description_section(&mut body)?;
+        sub_page.render_options_section(&mut body)?;
+        sub_page.render_extra_section(&mut body)?;
+        // The subcommand's sections, one level down.
+        let body = String::from_utf8_lossy(&body).replace(".SH ", ".SS ");
+        page.extend_from_slice(body.as_bytes());
+    }
+    main.render_version_section(&mut page)?;
+    let mut out = stdout();
+    out.write_all(&page)?;
+    out.flush()?;
+    Ok(Outcome::Legal)
 }
 
 fn io_outcome(result: io::Result<Outcome>) -> Outcome {

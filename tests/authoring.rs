@@ -391,3 +391,111 @@ fn keep_going_reports_each_mistake_once() {
     assert_eq!(code(&o), 1);
     insta::assert_snapshot!("keep_going_json", stdout(&o));
 }
+
+/// Runs the binary with `input` on its standard input.
+fn railnote_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_railnote"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Issue 14, point 7: `-` is standard input for every command that reads a game, `convert`
+/// infers the direction, `fmt --check` says where a file is not canonical, `fmt` on a JSON log
+/// says what it is, completions and the manual page come from the command line's definitions,
+/// and `--help` shows examples.
+#[test]
+fn everyday_conventions() {
+    let opening = std::fs::read_to_string(data("opening.rn")).unwrap();
+    for args in [
+        vec!["replay", "-"],
+        vec!["check", "-"],
+        vec!["moves", "-", "--at", "line:20"],
+        vec!["routes", "-", "--at", "OR 2.1", "--corp", "Nord"],
+        vec!["transcript", "-"],
+        vec!["fmt", "-"],
+        vec!["fmt", "--check", "-"],
+        vec!["convert", "-"],
+    ] {
+        let o = railnote_stdin(&args, &opening);
+        assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+        assert!(
+            !o.stdout.is_empty() || args.contains(&"--check"),
+            "{args:?}"
+        );
+    }
+    let o = railnote_stdin(&["check", "-"], &opening);
+    assert_eq!(
+        stdout(&o),
+        "<stdin>: ok (1 game(s), 52 actions, ends in OR 3.1)\n"
+    );
+
+    // `convert` without `--to`: the other format, both ways, to the same game.
+    let json = railnote(&["convert", &data("opening.rn")]);
+    assert_eq!(code(&json), 0, "{}", stderr(&json));
+    assert!(stdout(&json).starts_with('{'));
+    let back = railnote_stdin(&["convert", "-"], &stdout(&json));
+    assert_eq!(code(&back), 0, "{}", stderr(&back));
+    assert!(stdout(&back).starts_with("[Title \"1836Jr30\"]"));
+    let again = railnote_stdin(&["convert", "-", "--to", "json"], &stdout(&back));
+    assert_eq!(stdout(&again), stdout(&json));
+
+    // `fmt --check`.
+    let o = railnote(&["fmt", "--check", &data("opening.rn")]);
+    assert_eq!((code(&o), stdout(&o)), (0, String::new()), "{}", stdout(&o));
+    let o = railnote(&["fmt", "--check", &data("names.rn")]);
+    assert_eq!(code(&o), 1);
+    insta::assert_snapshot!("fmt_check", stdout(&o));
+    let o = railnote(&["fmt", "--check", "--write", &data("names.rn")]);
+    assert_eq!(code(&o), 2, "--check and --write exclude each other");
+
+    // `fmt` on a JSON log.
+    let o = railnote(&["fmt", "samples/1836jr30-opening.json"]);
+    assert_eq!(code(&o), 1);
+    assert_eq!(
+        stderr(&o),
+        "railnote: samples/1836jr30-opening.json is an 18xx.games JSON log, not notation: \
+         `railnote convert samples/1836jr30-opening.json` writes it as notation\n"
+    );
+
+    // Completions and the manual page.
+    for (shell, marker) in [
+        ("bash", "_railnote()"),
+        ("zsh", "#compdef railnote"),
+        ("fish", "complete -c railnote"),
+    ] {
+        let o = railnote(&["completions", shell]);
+        assert_eq!(code(&o), 0, "{shell}");
+        assert!(stdout(&o).contains(marker), "{shell}");
+        assert!(stdout(&o).contains("keep-going"), "{shell}");
+    }
+    let o = railnote(&["man"]);
+    assert_eq!(code(&o), 0);
+    let page = stdout(&o);
+    assert!(
+        page.starts_with(".ie") && page.contains(".TH railnote 1"),
+        "{page}"
+    );
+    for section in ["RAILNOTE REPLAY", "RAILNOTE FMT", "RAILNOTE MOVES"] {
+        assert!(page.contains(section), "{section}");
+    }
+    assert!(
+        page.contains("railnote replay game.rn \\-\\-keep\\-going"),
+        "examples in the page"
+    );
+
+    let o = railnote(&["replay", "--help"]);
+    assert!(stdout(&o).contains("Examples:\n  railnote replay game.rn\n"));
+}

@@ -185,7 +185,12 @@ fn emit(output: Option<&std::path::PathBuf>, text: &str) -> io::Result<()> {
 pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
     let src = read_input(&args.file)?;
     let name = input_name(&args.file);
-    match (is_json(&src), args.to) {
+    let json = is_json(&src);
+    // Without `--to`, the other format.
+    let to = args
+        .to
+        .unwrap_or(if json { Target::Notation } else { Target::Json });
+    match (json, to) {
         (true, Target::Notation) => {
             let log = match import(&name, &src) {
                 Ok(log) => log,
@@ -301,6 +306,14 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
 pub(super) fn fmt(args: &FmtArgs) -> io::Result<Outcome> {
     let src = read_input(&args.file)?;
     let name = input_name(&args.file);
+    if is_json(&src) {
+        // Thousands of syntax errors would say less than this.
+        eprintln!(
+            "railnote: {name} is an 18xx.games JSON log, not notation: `railnote convert {name}` \
+             writes it as notation"
+        );
+        return Ok(Outcome::Rejected);
+    }
     let mut doc = match notation::parse(&name, &src) {
         Ok(d) => d,
         Err(e) => {
@@ -310,6 +323,9 @@ pub(super) fn fmt(args: &FmtArgs) -> io::Result<Outcome> {
     };
     crate::replay::notation::spell_names(&mut doc);
     let text = notation::write(&doc);
+    if args.check {
+        return fmt_check(&name, &src, &text);
+    }
     if args.write && args.file.as_os_str() == super::STDIN {
         eprintln!("railnote: --write rewrites a file, not standard input");
         return Ok(Outcome::Failed);
@@ -320,6 +336,35 @@ pub(super) fn fmt(args: &FmtArgs) -> io::Result<Outcome> {
         emit(None, &text)?;
     }
     Ok(Outcome::Legal)
+}
+
+/// `fmt --check`: where the file differs from its canonical form, as a unified diff (like
+/// `cargo fmt --check`), exit 1; nothing and exit 0 if it is canonical.
+fn fmt_check(name: &str, written: &str, canonical: &str) -> io::Result<Outcome> {
+    if written == canonical {
+        return Ok(Outcome::Legal);
+    }
+    // A time limit keeps a file unlike its canonical form everywhere from costing more than
+    // the limit (the diff is then coarser); the first hunks are shown, as diagnostics are.
+    let diff = similar::TextDiff::configure()
+        .timeout(std::time::Duration::from_secs(1))
+        .diff_lines(written, canonical);
+    let mut out = super::stdout();
+    writeln!(out, "--- {name}\n+++ {name} (canonical)")?;
+    let mut unified = diff.unified_diff();
+    let mut hunks = unified.context_radius(1).iter_hunks();
+    for hunk in hunks.by_ref().take(crate::log::DIAGNOSTICS_SHOWN) {
+        write!(out, "{hunk}")?;
+    }
+    let more = hunks.count();
+    if more > 0 {
+        writeln!(
+            out,
+            "… and {more} more difference(s) (`railnote fmt --write {name}` rewrites the file)"
+        )?;
+    }
+    out.flush()?;
+    Ok(Outcome::Rejected)
 }
 
 /// `railnote check FILE...`: one line per file.
