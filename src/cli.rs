@@ -21,8 +21,8 @@ use crate::engine::map::SearchLimits;
 use crate::ids::{CorpId, Money};
 use crate::log::{self, GameLog, LogError, Problem, ProblemKind, Span, DIAGNOSTICS_SHOWN};
 use crate::output::{
-    best_run, json_log, run_revenues, FailureReport, MovesReport, RoutesReport, RunAudit, RunCheck,
-    ScoreReport, Snapshot,
+    best_run, json_log, run_notation, run_revenues, FailureReport, MovesReport, RoutesReport,
+    RunAudit, RunCheck, ScoreReport, Snapshot,
 };
 use crate::replay::notation::PlayOptions;
 use crate::replay::{At, DeviationWarning, Replay, ReplayError, Target as Stop};
@@ -174,8 +174,19 @@ pub struct MovesArgs {
     #[arg(long, value_name = "N|line:L|ROUND", help = AT_HELP)]
     pub at: Option<At>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = MovesFormat::Text)]
+    pub format: MovesFormat,
+}
+
+/// Output formats of `railnote moves`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MovesFormat {
+    /// Tables for people.
+    Text,
+    /// One JSON document (each action in the 18xx.games log format).
+    Json,
+    /// Each action as a move of the notation, ready to paste into a `.rn` file.
+    Notation,
 }
 
 /// What `--at` takes, wherever it is.
@@ -566,6 +577,15 @@ fn check_runs(args: &ReplayArgs, log: &GameLog, mut replay: Replay<'_>) -> io::R
             let game = replay.game();
             // An illegal run is reported by the replay step below.
             if let Ok(revenues) = run_revenues(game, *corp, routes) {
+                let recorded_run = run_notation(
+                    game,
+                    *corp,
+                    &routes
+                        .iter()
+                        .cloned()
+                        .zip(revenues.iter().copied())
+                        .collect::<Vec<_>>(),
+                );
                 let recorded: Money = revenues.into_iter().sum();
                 match best_run(game, *corp, limits(args.time_limit)) {
                     Ok(best) => {
@@ -587,6 +607,16 @@ fn check_runs(args: &ReplayArgs, log: &GameLog, mut replay: Replay<'_>) -> io::R
                                 action_id: logged.action_id,
                                 recorded,
                                 best: RoutesReport::new(game, replay.processed(), *corp, &best),
+                                recorded_run,
+                                best_run: run_notation(
+                                    game,
+                                    *corp,
+                                    &best
+                                        .routes
+                                        .iter()
+                                        .map(|r| (r.spec.clone(), r.revenue))
+                                        .collect::<Vec<_>>(),
+                                ),
                             });
                         }
                     }
@@ -647,9 +677,16 @@ fn replay(args: &ReplayArgs) -> io::Result<Outcome> {
         if let Err(failure) = played {
             return state::fail(args.format, failure);
         }
+        let reports = reports.into_iter().collect::<io::Result<Vec<String>>>()?;
         let mut out = stdout();
-        for report in reports {
-            out.write_all(report?.as_bytes())?;
+        if args.format == Format::Json && reports.len() > 1 {
+            // Several games: one JSON array of their standings, in file order.
+            let items: Vec<&str> = reports.iter().map(|r| r.trim_end()).collect();
+            writeln!(out, "[\n{}\n]", items.join(",\n"))?;
+        } else {
+            for report in reports {
+                out.write_all(report.as_bytes())?;
+            }
         }
         out.flush()?;
         print_warnings(&warnings);
@@ -823,15 +860,20 @@ fn reject(
 }
 
 fn moves(args: &MovesArgs) -> io::Result<Outcome> {
-    let at = match state::game_at(&args.file, args.at.as_ref(), args.format, false)? {
+    let format = match args.format {
+        MovesFormat::Json => Format::Json,
+        MovesFormat::Text | MovesFormat::Notation => Format::Text,
+    };
+    let at = match state::game_at(&args.file, args.at.as_ref(), format, false)? {
         Ok(at) => at,
         Err(outcome) => return Ok(outcome),
     };
     let report = MovesReport::new(&at.game, &at.game.legal_actions(), at.processed);
     let mut out = stdout();
     match args.format {
-        Format::Text => write!(out, "{report}")?,
-        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?,
+        MovesFormat::Text => write!(out, "{report}")?,
+        MovesFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?,
+        MovesFormat::Notation => write!(out, "{}", report.notation())?,
     }
     out.flush()?;
     Ok(Outcome::Legal)
@@ -856,18 +898,17 @@ fn selfplay(args: &SelfplayArgs) -> io::Result<Outcome> {
                 return Ok(Outcome::Failed);
             }
         };
-        if !played.game.finished {
+        // A game that ends in turn 100 with nothing left to happen (`dnf`) did not finish.
+        let dnf = played.game.end_reason == Some(crate::engine::GameEndReason::Dnf);
+        let finished = played.game.finished && !dnf;
+        if !finished {
             outcome = Outcome::Rejected;
         }
         let log = json_log::game_log(&played.setup, seed, &played.actions, &played.game);
         let text = serde_json::to_string_pretty(&log)?;
         let summary = format!(
             "seed {seed}: {} after {} actions, {} ({})",
-            if played.game.finished {
-                "finished"
-            } else {
-                "unfinished"
-            },
+            if finished { "finished" } else { "unfinished" },
             played.actions.len(),
             played.game.round_label(),
             played
@@ -875,13 +916,35 @@ fn selfplay(args: &SelfplayArgs) -> io::Result<Outcome> {
                 .end_reason
                 .map_or("no end", crate::engine::GameEndReason::as_str)
         );
+        // The standings as `replay` ranks them, from the log written.
+        let standings = || -> io::Result<ScoreReport> {
+            let read = log::read_shared("selfplay", Arc::from(text.as_str()))
+                .map_err(|e| io::Error::other(e.to_string()))?;
+            Ok(ScoreReport::new(&played.game, &read))
+        };
         if args.games > 1 {
             if let Some(dir) = &args.output {
                 std::fs::create_dir_all(dir).map_err(|e| with_path(dir, e))?;
                 let path = dir.join(format!("{seed}.json"));
                 std::fs::write(&path, &text).map_err(|e| with_path(&path, e))?;
             }
-            writeln!(stdout(), "{summary}")?;
+            let mut out = stdout();
+            match args.format {
+                Format::Text => writeln!(out, "{summary}")?,
+                // One object per game and line (JSON Lines).
+                Format::Json => writeln!(
+                    out,
+                    "{}",
+                    serde_json::json!({
+                        "seed": seed,
+                        "finished": finished,
+                        "actions": played.actions.len(),
+                        "round": played.game.round_label(),
+                        "game_end_reason": played.game.end_reason.map(crate::engine::GameEndReason::as_str),
+                        "result": standings()?.result,
+                    })
+                )?,
+            }
             continue;
         }
         match (args.format, &args.output) {
@@ -899,10 +962,8 @@ fn selfplay(args: &SelfplayArgs) -> io::Result<Outcome> {
                     std::fs::write(path, format!("{text}\n")).map_err(|e| with_path(path, e))?;
                 }
                 let mut out = stdout();
-                writeln!(out, "{summary}")?;
-                for (p, v) in played.game.player_values() {
-                    writeln!(out, "  {:<12} {v}", played.game.player(p).name)?;
-                }
+                writeln!(out, "{summary}\n")?;
+                write!(out, "{}", standings()?)?;
                 out.flush()?;
             }
         }

@@ -499,3 +499,117 @@ fn everyday_conventions() {
     let o = railnote(&["replay", "--help"]);
     assert!(stdout(&o).contains("Examples:\n  railnote replay game.rn\n"));
 }
+
+/// Issue 14, point 8: consistent output. `moves --format notation` prints moves that can be
+/// pasted; several games in JSON are one array; `selfplay` honours `--format` with several
+/// games and ranks like `replay`; a state names the priority-deal player; `--check-runs` shows
+/// the recorded and the best run in the notation.
+#[test]
+fn output_is_consistent() {
+    let o = railnote(&[
+        "moves",
+        &data("opening.rn"),
+        "--at",
+        "OR 2.1",
+        "--format",
+        "notation",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    insta::assert_snapshot!("moves_notation", stdout(&o));
+    // Each listed move, written after the state, replays.
+    let head: String = std::fs::read_to_string(data("opening.rn"))
+        .unwrap()
+        .lines()
+        .take_while(|l| *l != "OR 2.1")
+        .map(|l| format!("{l}\n"))
+        .collect();
+    for line in stdout(&o).lines().filter(|l| !l.starts_with(';')) {
+        let file = scratch("pasted.rn", &format!("{head}OR 2.1\n{line}\n"));
+        let c = railnote(&["check", file.to_str().unwrap()]);
+        assert_eq!(code(&c), 0, "{line}: {}", stdout(&c));
+    }
+
+    let two = format!(
+        "{}\n{}",
+        std::fs::read_to_string(data("opening.rn")).unwrap(),
+        std::fs::read_to_string(data("passes.rn")).unwrap()
+    );
+    let o = railnote_stdin(&["replay", "-", "--format", "json"], &two);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let all: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    assert_eq!(all.as_array().map(Vec::len), Some(2));
+
+    let o = railnote(&["selfplay", "--games", "2", "--format", "json"]);
+    assert_eq!(code(&o), 0);
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one object per line"))
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["seed"], 1);
+    assert_eq!(lines[0]["result"]["1"], 5806);
+    let o = railnote(&["selfplay", "--format", "text"]);
+    assert_eq!(code(&o), 0);
+    insta::assert_snapshot!("selfplay_text", stdout(&o));
+
+    let o = railnote(&["replay", "samples/1836jr30-opening.json", "--at", "20"]);
+    assert!(stdout(&o).contains("priority deal Famke"), "{}", stdout(&o));
+
+    let o = railnote(&[
+        "replay",
+        "--check-runs",
+        "samples/1836jr30-complete-annotated.rn",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains(
+            "warning: action 173 (#173): Nord ran 130, 200 was possible\n  recorded: run \
+         4:G1-H2+H2-I3+I3-I5-J6=130@G1.0+H2.0+I3.0+J6.0\n  best:     run \
+         3:I3-H2+H2-G1=80@I3.0+H2.0+G1.0 4:J6-I5-I3+I3-J2=120@J6.0+I3.0+J2.0\n"
+        ),
+        "{text}"
+    );
+}
+
+/// Issue 14, point 9: an 18xx.games log without stored revenues converts to notation whose
+/// runs carry the revenue the rules give, so that the converted game checks itself.
+#[test]
+fn converted_runs_carry_their_revenue() {
+    let Some(shared) = crate::common::shared_dir() else {
+        return;
+    };
+    let log = shared.join("fixtures/1836Jr30/2809.json");
+    let raw: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&log).unwrap()).unwrap();
+    let stored = raw["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["type"] == "run_routes")
+        .flat_map(|a| a["routes"].as_array().unwrap())
+        .filter(|r| r.get("revenue").is_some())
+        .count();
+    assert_eq!(stored, 0, "an old log: no revenues stored");
+    let run_actions = raw["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| {
+            a["type"] == "run_routes" && a["routes"].as_array().is_some_and(|r| !r.is_empty())
+        })
+        .count();
+    let o = railnote(&["convert", log.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let notation = stdout(&o);
+    let runs: Vec<&str> = notation
+        .split([',', '\n'])
+        .map(str::trim)
+        .filter(|m| m.starts_with("run ") || m.contains(": run "))
+        .collect();
+    assert_eq!(runs.len(), run_actions, "{runs:?}");
+    assert!(runs.iter().all(|r| r.contains('=')), "{runs:?}");
+    assert!(notation.contains("Nord: 57 H4 r5, tok H4 s0, run 2:I3-I5-H4=50, pay"));
+    let c = railnote_stdin(&["check", "-"], &notation);
+    assert_eq!(code(&c), 0, "{}", stdout(&c));
+}
