@@ -21,8 +21,8 @@ use crate::engine::map::SearchLimits;
 use crate::ids::{CorpId, Money};
 use crate::log::{self, GameLog, LogError, Problem, ProblemKind, Span, DIAGNOSTICS_SHOWN};
 use crate::output::{
-    best_run, json_log, run_revenues, FailureReport, MovesReport, RoutesReport, RunAudit, RunCheck,
-    ScoreReport, Snapshot,
+    best_run, json_log, run_notation, run_revenues, FailureReport, MovesReport, RoutesReport,
+    RunAudit, RunCheck, ScoreReport, Snapshot,
 };
 use crate::replay::notation::PlayOptions;
 use crate::replay::{At, DeviationWarning, Replay, ReplayError, Target as Stop};
@@ -59,15 +59,36 @@ pub struct Cli {
 pub enum Command {
     /// Replay a game log through the rules engine and report the standings, or the first
     /// illegal action.
+    #[command(after_help = "Examples:
+  railnote replay game.rn
+  railnote replay game.rn --keep-going          every mistake, each once
+  railnote replay game.rn --at line:42          the state after line 42
+  railnote replay game.json --at \"OR 3.1\" --format json
+  cat game.rn | railnote replay -")]
     Replay(ReplayArgs),
     /// Convert between an 18xx.games JSON log and the railnote notation (`.rn`).
+    #[command(after_help = "Examples:
+  railnote convert game.json -o game.rn        a JSON log becomes notation
+  railnote convert game.rn -o game.json        notation becomes a JSON log
+  railnote convert game.json --to json         a JSON log without undone actions")]
     Convert(ConvertArgs),
     /// Print a railnote document in canonical form (comments kept; idempotent).
+    #[command(after_help = "Examples:
+  railnote fmt game.rn                          print it in canonical form
+  railnote fmt --write game.rn                  rewrite the file
+  railnote fmt --check game.rn                  exit 1 if it is not canonical")]
     Fmt(FmtArgs),
     /// Check game files and directories of them (syntax and rules), in parallel: one line per
     /// file, then a summary; exit 1 if any game fails.
+    #[command(after_help = "Examples:
+  railnote check game.rn
+  railnote check games/ more.json --jobs 2 --format json")]
     Check(CheckArgs),
     /// List every legal action at a state of a game log, grouped by kind.
+    #[command(after_help = "Examples:
+  railnote moves game.rn                        what can be written next
+  railnote moves game.rn --at line:30 --format notation
+  railnote moves game.json --at \"SR 2\"")]
     Moves(MovesArgs),
     /// Play a complete game by the rules and write it as an 18xx.games JSON log.
     Selfplay(SelfplayArgs),
@@ -81,16 +102,33 @@ pub enum Command {
     Transcript(TranscriptArgs),
     /// Write a self-contained HTML viewer of the game: map, standings, notation, charts.
     View(ViewArgs),
+    /// Print a shell completion script (`railnote completions bash > …/railnote`).
+    #[command(after_help = "Examples:
+  railnote completions bash > ~/.local/share/bash-completion/completions/railnote
+  railnote completions zsh > ~/.zfunc/_railnote
+  railnote completions fish > ~/.config/fish/completions/railnote.fish")]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff; `railnote man > railnote.1; man ./railnote.1`).
+    Man,
+}
+
+/// Arguments of `railnote completions`.
+#[derive(Debug, clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// Arguments of `railnote convert`.
 #[derive(Debug, clap::Args)]
 pub struct ConvertArgs {
-    /// The input (JSON log or `.rn` notation; detected from the content).
+    /// The input (JSON log or `.rn` notation; detected from the content; `-`: standard input).
     pub file: PathBuf,
-    /// The output format.
+    /// The output format. Default: the other one (a JSON log becomes notation, notation a JSON
+    /// log).
     #[arg(long, value_enum)]
-    pub to: Target,
+    pub to: Option<Target>,
     /// Write here instead of stdout.
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
@@ -108,11 +146,15 @@ pub enum Target {
 /// Arguments of `railnote fmt`.
 #[derive(Debug, clap::Args)]
 pub struct FmtArgs {
-    /// The notation file.
+    /// The notation file (`-`: standard input).
     pub file: PathBuf,
     /// Rewrite the file in place instead of printing.
-    #[arg(short, long)]
+    #[arg(short, long, conflicts_with = "check")]
     pub write: bool,
+    /// Print nothing but where the file is not in canonical form; exit 1 if it is not (like
+    /// `cargo fmt --check`).
+    #[arg(long)]
+    pub check: bool,
 }
 
 /// Arguments of `railnote moves`.
@@ -123,8 +165,19 @@ pub struct MovesArgs {
     #[arg(long, value_name = "N|line:L|ROUND", help = AT_HELP)]
     pub at: Option<At>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = MovesFormat::Text)]
+    pub format: MovesFormat,
+}
+
+/// Output formats of `railnote moves`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MovesFormat {
+    /// Tables for people.
+    Text,
+    /// One JSON document (each action in the 18xx.games log format).
+    Json,
+    /// Each action as a move of the notation, ready to paste into a `.rn` file.
+    Notation,
 }
 
 /// What `--at` takes, wherever it is.
@@ -288,7 +341,51 @@ pub fn run(cli: &Cli) -> Outcome {
         Command::Chart(args) => io_outcome(draw_cmd::chart(args)),
         Command::Transcript(args) => io_outcome(draw_cmd::transcript(args)),
         Command::View(args) => io_outcome(draw_cmd::view(args)),
+        Command::Completions(args) => io_outcome(completions(args)),
+        Command::Man => io_outcome(man()),
     }
+}
+
+/// `railnote completions SHELL`: the script, generated from the clap definitions.
+fn completions(args: &CompletionsArgs) -> io::Result<Outcome> {
+    let mut command = <Cli as clap::CommandFactory>::command();
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut command, "railnote", &mut script);
+    let mut out = stdout();
+    out.write_all(&script)?;
+    out.flush()?;
+    Ok(Outcome::Legal)
+}
+
+/// `railnote man`: the manual page, generated from the clap definitions, with a section per
+/// subcommand.
+fn man() -> io::Result<Outcome> {
+    let command = <Cli as clap::CommandFactory>::command();
+    let mut page = Vec::new();
+    let main = clap_mangen::Man::new(command.clone());
+    main.render_title(&mut page)?;
+    main.render_name_section(&mut page)?;
+    main.render_synopsis_section(&mut page)?;
+    main.render_description_section(&mut page)?;
+    main.render_options_section(&mut page)?;
+    main.render_subcommands_section(&mut page)?;
+    for sub in command.get_subcommands().filter(|s| s.get_name() != "help") {
+        let name = sub.get_name().to_string();
+        let sub_page = clap_mangen::Man::new(sub.clone());
+        writeln!(page, ".SH \"RAILNOTE {}\"", name.to_uppercase())?;
+        let mut body = Vec::new();
+        sub_page.render_description_section(&mut body)?;
+        sub_page.render_options_section(&mut body)?;
+        sub_page.render_extra_section(&mut body)?;
+        // The subcommand's sections, one level down.
+        let body = String::from_utf8_lossy(&body).replace(".SH ", ".SS ");
+        page.extend_from_slice(body.as_bytes());
+    }
+    main.render_version_section(&mut page)?;
+    let mut out = stdout();
+    out.write_all(&page)?;
+    out.flush()?;
+    Ok(Outcome::Legal)
 }
 
 fn io_outcome(result: io::Result<Outcome>) -> Outcome {
@@ -481,6 +578,15 @@ fn check_runs(args: &ReplayArgs, log: &GameLog, mut replay: Replay<'_>) -> io::R
             let game = replay.game();
             // An illegal run is reported by the replay step below.
             if let Ok(revenues) = run_revenues(game, *corp, routes) {
+                let recorded_run = run_notation(
+                    game,
+                    *corp,
+                    &routes
+                        .iter()
+                        .cloned()
+                        .zip(revenues.iter().copied())
+                        .collect::<Vec<_>>(),
+                );
                 let recorded: Money = revenues.into_iter().sum();
                 match best_run(game, *corp, limits(args.time_limit)) {
                     Ok(best) => {
@@ -502,6 +608,16 @@ fn check_runs(args: &ReplayArgs, log: &GameLog, mut replay: Replay<'_>) -> io::R
                                 action_id: logged.action_id,
                                 recorded,
                                 best: RoutesReport::new(game, replay.processed(), *corp, &best),
+                                recorded_run,
+                                best_run: run_notation(
+                                    game,
+                                    *corp,
+                                    &best
+                                        .routes
+                                        .iter()
+                                        .map(|r| (r.spec.clone(), r.revenue))
+                                        .collect::<Vec<_>>(),
+                                ),
                             });
                         }
                     }
@@ -562,9 +678,16 @@ fn replay(args: &ReplayArgs) -> io::Result<Outcome> {
         if let Err(failure) = played {
             return state::fail(args.format, failure);
         }
+        let reports = reports.into_iter().collect::<io::Result<Vec<String>>>()?;
         let mut out = stdout();
-        for report in reports {
-            out.write_all(report?.as_bytes())?;
+        if args.format == Format::Json && reports.len() > 1 {
+            // Several games: one JSON array of their standings, in file order.
+            let items: Vec<&str> = reports.iter().map(|r| r.trim_end()).collect();
+            writeln!(out, "[\n{}\n]", items.join(",\n"))?;
+        } else {
+            for report in reports {
+                out.write_all(report.as_bytes())?;
+            }
         }
         out.flush()?;
         print_warnings(&warnings);
@@ -743,15 +866,20 @@ fn reject(
 }
 
 fn moves(args: &MovesArgs) -> io::Result<Outcome> {
-    let at = match state::game_at(&args.file, args.at.as_ref(), args.format, false)? {
+    let format = match args.format {
+        MovesFormat::Json => Format::Json,
+        MovesFormat::Text | MovesFormat::Notation => Format::Text,
+    };
+    let at = match state::game_at(&args.file, args.at.as_ref(), format, false)? {
         Ok(at) => at,
         Err(outcome) => return Ok(outcome),
     };
     let report = MovesReport::new(&at.game, &at.game.legal_actions(), at.processed);
     let mut out = stdout();
     match args.format {
-        Format::Text => write!(out, "{report}")?,
-        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?,
+        MovesFormat::Text => write!(out, "{report}")?,
+        MovesFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?,
+        MovesFormat::Notation => write!(out, "{}", report.notation())?,
     }
     out.flush()?;
     Ok(Outcome::Legal)
@@ -782,18 +910,17 @@ fn selfplay(args: &SelfplayArgs) -> io::Result<Outcome> {
                 return Ok(Outcome::Failed);
             }
         };
-        if !played.game.finished {
+        // A game that ends in turn 100 with nothing left to happen (`dnf`) did not finish.
+        let dnf = played.game.end_reason == Some(crate::engine::GameEndReason::Dnf);
+        let finished = played.game.finished && !dnf;
+        if !finished {
             outcome = Outcome::Rejected;
         }
         let log = json_log::game_log(&played.setup, seed, &played.actions, &played.game);
         let text = serde_json::to_string_pretty(&log)?;
         let summary = format!(
             "seed {seed}: {} after {} actions, {} ({})",
-            if played.game.finished {
-                "finished"
-            } else {
-                "unfinished"
-            },
+            if finished { "finished" } else { "unfinished" },
             played.actions.len(),
             played.game.round_label(),
             played
@@ -801,13 +928,35 @@ fn selfplay(args: &SelfplayArgs) -> io::Result<Outcome> {
                 .end_reason
                 .map_or("no end", crate::engine::GameEndReason::as_str)
         );
+        // The standings as `replay` ranks them, from the log written.
+        let standings = || -> io::Result<ScoreReport> {
+            let read = log::read_shared("selfplay", Arc::from(text.as_str()))
+                .map_err(|e| io::Error::other(e.to_string()))?;
+            Ok(ScoreReport::new(&played.game, &read))
+        };
         if args.games > 1 {
             if let Some(dir) = &args.output {
                 std::fs::create_dir_all(dir).map_err(|e| with_path(dir, e))?;
                 let path = dir.join(format!("{seed}.json"));
                 std::fs::write(&path, &text).map_err(|e| with_path(&path, e))?;
             }
-            writeln!(stdout(), "{summary}")?;
+            let mut out = stdout();
+            match args.format {
+                Format::Text => writeln!(out, "{summary}")?,
+                // One object per game and line (JSON Lines).
+                Format::Json => writeln!(
+                    out,
+                    "{}",
+                    serde_json::json!({
+                        "seed": seed,
+                        "finished": finished,
+                        "actions": played.actions.len(),
+                        "round": played.game.round_label(),
+                        "game_end_reason": played.game.end_reason.map(crate::engine::GameEndReason::as_str),
+                        "result": standings()?.result,
+                    })
+                )?,
+            }
             continue;
         }
         match (args.format, &args.output) {
@@ -825,10 +974,8 @@ fn selfplay(args: &SelfplayArgs) -> io::Result<Outcome> {
                     std::fs::write(path, format!("{text}\n")).map_err(|e| with_path(path, e))?;
                 }
                 let mut out = stdout();
-                writeln!(out, "{summary}")?;
-                for (p, v) in played.game.player_values() {
-                    writeln!(out, "  {:<12} {v}", played.game.player(p).name)?;
-                }
+                writeln!(out, "{summary}\n")?;
+                write!(out, "{}", standings()?)?;
                 out.flush()?;
             }
         }

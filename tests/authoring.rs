@@ -354,3 +354,262 @@ fn names_in_any_case_and_did_you_mean() {
     let o = railnote(&["selfplay", "--title", "1863Jr30"]);
     assert_eq!(code(&o), 2);
 }
+
+/// Issue 14, point 5 and the done-when list: the hand-written opening replays, and the same
+/// opening with the five classic mistakes (`samples/scenarios/errors/
+/// table-opening-five-mistakes.rn`) gets exactly those five problems with `--keep-going`, in
+/// text and in JSON (every problem with its line and column).
+#[test]
+fn keep_going_reports_each_mistake_once() {
+    let o = railnote(&["check", &data("opening.rn")]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let file = "samples/scenarios/errors/table-opening-five-mistakes.rn";
+    let src = std::fs::read_to_string(file).unwrap();
+    let doc = parse(file, &src).unwrap();
+    let shared: Arc<str> = Arc::from(src.as_str());
+    let played = play(file, &shared, &doc.games[0], KEEP_GOING).unwrap();
+    let found: Vec<(usize, &str)> = played
+        .errors
+        .iter()
+        .map(|e| (e.span.line_col(&src).0, e.code))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (24, "rules::unknown_entity"),
+            (41, "rules::not_your_turn"),
+            (44, "rules::track"),
+            (45, "rules::value_mismatch"),
+            (52, "rules::insufficient_cash"),
+        ]
+    );
+    // Without keep-going, the first.
+    let o = railnote(&["replay", file]);
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).contains("1 problem(s)"), "{}", stderr(&o));
+    let o = railnote(&["replay", file, "--keep-going", "--format", "json"]);
+    assert_eq!(code(&o), 1);
+    insta::assert_snapshot!("keep_going_json", stdout(&o));
+}
+
+/// Runs the binary with `input` on its standard input.
+fn railnote_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_railnote"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Issue 14, point 7: `-` is standard input for every command that reads a game, `convert`
+/// infers the direction, `fmt --check` says where a file is not canonical, `fmt` on a JSON log
+/// says what it is, completions and the manual page come from the command line's definitions,
+/// and `--help` shows examples.
+#[test]
+fn everyday_conventions() {
+    let opening = std::fs::read_to_string(data("opening.rn")).unwrap();
+    for args in [
+        vec!["replay", "-"],
+        vec!["check", "-"],
+        vec!["moves", "-", "--at", "line:20"],
+        vec!["routes", "-", "--at", "OR 2.1", "--corp", "Nord"],
+        vec!["transcript", "-"],
+        vec!["fmt", "-"],
+        vec!["fmt", "--check", "-"],
+        vec!["convert", "-"],
+    ] {
+        let o = railnote_stdin(&args, &opening);
+        assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+        assert!(
+            !o.stdout.is_empty() || args.contains(&"--check"),
+            "{args:?}"
+        );
+    }
+    let o = railnote_stdin(&["check", "-"], &opening);
+    assert_eq!(
+        stdout(&o),
+        "<stdin>: ok (1 game(s), 52 actions, ends in OR 3.1)\n"
+    );
+
+    // `convert` without `--to`: the other format, both ways, to the same game.
+    let json = railnote(&["convert", &data("opening.rn")]);
+    assert_eq!(code(&json), 0, "{}", stderr(&json));
+    assert!(stdout(&json).starts_with('{'));
+    let back = railnote_stdin(&["convert", "-"], &stdout(&json));
+    assert_eq!(code(&back), 0, "{}", stderr(&back));
+    assert!(stdout(&back).starts_with("[Title \"1836Jr30\"]"));
+    let again = railnote_stdin(&["convert", "-", "--to", "json"], &stdout(&back));
+    assert_eq!(stdout(&again), stdout(&json));
+
+    // `fmt --check`.
+    let o = railnote(&["fmt", "--check", &data("opening.rn")]);
+    assert_eq!((code(&o), stdout(&o)), (0, String::new()), "{}", stdout(&o));
+    let o = railnote(&["fmt", "--check", &data("names.rn")]);
+    assert_eq!(code(&o), 1);
+    insta::assert_snapshot!("fmt_check", stdout(&o));
+    let o = railnote(&["fmt", "--check", "--write", &data("names.rn")]);
+    assert_eq!(code(&o), 2, "--check and --write exclude each other");
+
+    // `fmt` on a JSON log.
+    let o = railnote(&["fmt", "samples/1836jr30-opening.json"]);
+    assert_eq!(code(&o), 1);
+    assert_eq!(
+        stderr(&o),
+        "railnote: samples/1836jr30-opening.json is an 18xx.games JSON log, not notation: \
+         `railnote convert samples/1836jr30-opening.json` writes it as notation\n"
+    );
+
+    // Completions and the manual page.
+    for (shell, marker) in [
+        ("bash", "_railnote()"),
+        ("zsh", "#compdef railnote"),
+        ("fish", "complete -c railnote"),
+    ] {
+        let o = railnote(&["completions", shell]);
+        assert_eq!(code(&o), 0, "{shell}");
+        assert!(stdout(&o).contains(marker), "{shell}");
+        assert!(stdout(&o).contains("keep-going"), "{shell}");
+    }
+    let o = railnote(&["man"]);
+    assert_eq!(code(&o), 0);
+    let page = stdout(&o);
+    assert!(
+        page.starts_with(".ie") && page.contains(".TH railnote 1"),
+        "{page}"
+    );
+    for section in ["RAILNOTE REPLAY", "RAILNOTE FMT", "RAILNOTE MOVES"] {
+        assert!(page.contains(section), "{section}");
+    }
+    assert!(
+        page.contains("railnote replay game.rn \\-\\-keep\\-going"),
+        "examples in the page"
+    );
+
+    let o = railnote(&["replay", "--help"]);
+    assert!(stdout(&o).contains("Examples:\n  railnote replay game.rn\n"));
+}
+
+/// Issue 14, point 8: consistent output. `moves --format notation` prints moves that can be
+/// pasted; several games in JSON are one array; `selfplay` honours `--format` with several
+/// games and ranks like `replay`; a state names the priority-deal player; `--check-runs` shows
+/// the recorded and the best run in the notation.
+#[test]
+fn output_is_consistent() {
+    let o = railnote(&[
+        "moves",
+        &data("opening.rn"),
+        "--at",
+        "OR 2.1",
+        "--format",
+        "notation",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    insta::assert_snapshot!("moves_notation", stdout(&o));
+    // Each listed move, written after the state, replays.
+    let head: String = std::fs::read_to_string(data("opening.rn"))
+        .unwrap()
+        .lines()
+        .take_while(|l| *l != "OR 2.1")
+        .map(|l| format!("{l}\n"))
+        .collect();
+    for line in stdout(&o).lines().filter(|l| !l.starts_with(';')) {
+        let file = scratch("pasted.rn", &format!("{head}OR 2.1\n{line}\n"));
+        let c = railnote(&["check", file.to_str().unwrap()]);
+        assert_eq!(code(&c), 0, "{line}: {}", stdout(&c));
+    }
+
+    let two = format!(
+        "{}\n{}",
+        std::fs::read_to_string(data("opening.rn")).unwrap(),
+        std::fs::read_to_string(data("passes.rn")).unwrap()
+    );
+    let o = railnote_stdin(&["replay", "-", "--format", "json"], &two);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let all: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    assert_eq!(all.as_array().map(Vec::len), Some(2));
+
+    let o = railnote(&["selfplay", "--games", "2", "--format", "json"]);
+    assert_eq!(code(&o), 0);
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one object per line"))
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["seed"], 1);
+    assert_eq!(lines[0]["result"]["1"], 5806);
+    let o = railnote(&["selfplay", "--format", "text"]);
+    assert_eq!(code(&o), 0);
+    insta::assert_snapshot!("selfplay_text", stdout(&o));
+
+    let o = railnote(&["replay", "samples/1836jr30-opening.json", "--at", "20"]);
+    assert!(stdout(&o).contains("priority deal Famke"), "{}", stdout(&o));
+
+    let o = railnote(&[
+        "replay",
+        "--check-runs",
+        "samples/1836jr30-complete-annotated.rn",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains(
+            "warning: action 173 (#173): Nord ran 130, 200 was possible\n  recorded: run \
+         4:G1-H2+H2-I3+I3-I5-J6=130@G1.0+H2.0+I3.0+J6.0\n  best:     run \
+         3:I3-H2+H2-G1=80@I3.0+H2.0+G1.0 4:J6-I5-I3+I3-J2=120@J6.0+I3.0+J2.0\n"
+        ),
+        "{text}"
+    );
+}
+
+/// Issue 14, point 9: an 18xx.games log without stored revenues converts to notation whose
+/// runs carry the revenue the rules give, so that the converted game checks itself.
+#[test]
+fn converted_runs_carry_their_revenue() {
+    let Some(shared) = crate::common::shared_dir() else {
+        return;
+    };
+    let log = shared.join("fixtures/1836Jr30/2809.json");
+    let raw: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&log).unwrap()).unwrap();
+    let stored = raw["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["type"] == "run_routes")
+        .flat_map(|a| a["routes"].as_array().unwrap())
+        .filter(|r| r.get("revenue").is_some())
+        .count();
+    assert_eq!(stored, 0, "an old log: no revenues stored");
+    let run_actions = raw["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| {
+            a["type"] == "run_routes" && a["routes"].as_array().is_some_and(|r| !r.is_empty())
+        })
+        .count();
+    let o = railnote(&["convert", log.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let notation = stdout(&o);
+    let runs: Vec<&str> = notation
+        .split([',', '\n'])
+        .map(str::trim)
+        .filter(|m| m.starts_with("run ") || m.contains(": run "))
+        .collect();
+    assert_eq!(runs.len(), run_actions, "{runs:?}");
+    assert!(runs.iter().all(|r| r.contains('=')), "{runs:?}");
+    assert!(notation.contains("Nord: 57 H4 r5, tok H4 s0, run 2:I3-I5-H4=50, pay"));
+    let c = railnote_stdin(&["check", "-"], &notation);
+    assert_eq!(code(&c), 0, "{}", stdout(&c));
+}

@@ -340,10 +340,12 @@ fn shows(production: &str, doc: &Document) -> bool {
         }
         "correction" => body.iter().any(|e| matches!(e, Element::Correction(_))),
         "move" => moves.iter().any(|m| m.auto && m.annotation.is_some()),
-        "actor" => moves
-            .iter()
-            .filter_map(|m| m.actor.as_ref())
-            .any(|a| a.text == "Ann Lee"),
+        // A quoted actor, or one glued to its action (`Ann:bid`, issue 14).
+        "actor" => moves.iter().any(|m| {
+            m.actor.as_ref().is_some_and(|a| {
+                a.text == "Ann Lee" || (a.text == "Ann" && m.action_span.offset == a.span.end())
+            })
+        }),
         "annotation" => {
             let glyphs: BTreeSet<&str> = moves
                 .iter()

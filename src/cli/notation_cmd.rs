@@ -11,7 +11,7 @@ use miette::Diagnostic;
 use super::{import, input_name, read_input, with_path, ConvertArgs, FmtArgs, Outcome, Target};
 use crate::convert;
 use crate::notation;
-use crate::output::{FailureDetail, FailureReport};
+use crate::output::{FailureDetail, FailureReport, ProblemDetail};
 use crate::replay::notation::{play, GameRejected, PlayOptions, Played};
 
 /// Whether the content is an 18xx.games JSON log: it starts with `{` and a key (or `}`). A
@@ -40,9 +40,8 @@ fn failure(
     round: Option<String>,
     actor: Option<String>,
 ) -> FailureReport {
-    FailureReport {
-        finished: false,
-        error: FailureDetail {
+    FailureReport::new(
+        FailureDetail {
             index,
             action_id: index.map(|i| i as i64),
             round,
@@ -50,7 +49,8 @@ fn failure(
             rule: rule.to_string(),
             message,
         },
-    }
+        Vec::new(),
+    )
 }
 
 /// Parses and replays every game of a notation file.
@@ -108,10 +108,13 @@ pub(super) fn syntax_failure(src: &str, e: notation::ParseError) -> Failure {
             format!("line {line}:{column}: {}{more}", first.message)
         }
     };
-    (
-        failure("notation::invalid", msg, None, None, None),
-        Box::new(e) as Box<dyn Diagnostic + Send + Sync>,
-    )
+    let mut report = failure("notation::invalid", msg, None, None, None);
+    report.problems = e
+        .errors
+        .iter()
+        .map(|s| ProblemDetail::at(src, s.span, s.code, s.message.clone()))
+        .collect();
+    (report, Box::new(e) as Box<dyn Diagnostic + Send + Sync>)
 }
 
 /// A file without a game. Nothing to check is not a legal game: an empty file, or one of
@@ -129,10 +132,18 @@ pub(super) fn no_game_failure(name: &str) -> Failure {
 
 /// A game that could not be set up from its tags.
 pub(super) fn setup_failure(e: crate::replay::notation::MoveError) -> Failure {
-    (
-        failure(e.code, e.label.clone(), None, None, None),
-        Box::new(e) as Box<dyn Diagnostic + Send + Sync>,
-    )
+    let mut report = failure(e.code, e.label.clone(), None, None, None);
+    report.problems = vec![problem_of(&e)];
+    (report, Box::new(e) as Box<dyn Diagnostic + Send + Sync>)
+}
+
+/// A replay's problem, where it is written.
+fn problem_of(e: &crate::replay::notation::MoveError) -> ProblemDetail {
+    ProblemDetail {
+        round: (!e.round.is_empty()).then(|| e.round.clone()),
+        actor: e.actor.clone(),
+        ..ProblemDetail::at(e.src.text(), e.span, e.code, e.label.clone())
+    }
 }
 
 /// The problems of a replayed game, if it has any.
@@ -142,13 +153,14 @@ pub(super) fn rejected_failure(played: &Played) -> Option<Failure> {
         0 => String::new(),
         n => format!(" (and {n} more)"),
     };
-    let report = failure(
+    let mut report = failure(
         first.code,
         format!("{}: {}{more}", first.headline, first.label),
         Some(first.index),
         Some(first.round.clone()),
         first.actor.clone(),
     );
+    report.problems = played.errors.iter().map(problem_of).collect();
     let rejected = GameRejected::of(played)?;
     Some((report, Box::new(rejected)))
 }
@@ -168,7 +180,12 @@ fn emit(output: Option<&std::path::PathBuf>, text: &str) -> io::Result<()> {
 pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
     let src = read_input(&args.file)?;
     let name = input_name(&args.file);
-    match (is_json(&src), args.to) {
+    let json = is_json(&src);
+    // Without `--to`, the other format.
+    let to = args
+        .to
+        .unwrap_or(if json { Target::Notation } else { Target::Json });
+    match (json, to) {
         (true, Target::Notation) => {
             let log = match import(&name, &src) {
                 Ok(log) => log,
@@ -289,6 +306,14 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
 pub(super) fn fmt(args: &FmtArgs) -> io::Result<Outcome> {
     let src = read_input(&args.file)?;
     let name = input_name(&args.file);
+    if is_json(&src) {
+        // Thousands of syntax errors would say less than this.
+        eprintln!(
+            "railnote: {name} is an 18xx.games JSON log, not notation: `railnote convert {name}` \
+             writes it as notation"
+        );
+        return Ok(Outcome::Rejected);
+    }
     let mut doc = match notation::parse(&name, &src) {
         Ok(d) => d,
         Err(e) => {
@@ -298,6 +323,9 @@ pub(super) fn fmt(args: &FmtArgs) -> io::Result<Outcome> {
     };
     crate::replay::notation::spell_names(&mut doc);
     let text = notation::write(&doc);
+    if args.check {
+        return fmt_check(&name, &src, &text);
+    }
     if args.write && args.file.as_os_str() == super::STDIN {
         eprintln!("railnote: --write rewrites a file, not standard input");
         return Ok(Outcome::Failed);
@@ -308,4 +336,33 @@ pub(super) fn fmt(args: &FmtArgs) -> io::Result<Outcome> {
         emit(None, &text)?;
     }
     Ok(Outcome::Legal)
+}
+
+/// `fmt --check`: where the file differs from its canonical form, as a unified diff (like
+/// `cargo fmt --check`), exit 1; nothing and exit 0 if it is canonical.
+fn fmt_check(name: &str, written: &str, canonical: &str) -> io::Result<Outcome> {
+    if written == canonical {
+        return Ok(Outcome::Legal);
+    }
+    // A time limit keeps a file unlike its canonical form everywhere from costing more than
+    // the limit (the diff is then coarser); the first hunks are shown, as diagnostics are.
+    let diff = similar::TextDiff::configure()
+        .timeout(std::time::Duration::from_secs(1))
+        .diff_lines(written, canonical);
+    let mut out = super::stdout();
+    writeln!(out, "--- {name}\n+++ {name} (canonical)")?;
+    let mut unified = diff.unified_diff();
+    let mut hunks = unified.context_radius(1).iter_hunks();
+    for hunk in hunks.by_ref().take(crate::log::DIAGNOSTICS_SHOWN) {
+        write!(out, "{hunk}")?;
+    }
+    let more = hunks.count();
+    if more > 0 {
+        writeln!(
+            out,
+            "… and {more} more difference(s) (`railnote fmt --write {name}` rewrites the file)"
+        )?;
+    }
+    out.flush()?;
+    Ok(Outcome::Rejected)
 }

@@ -202,7 +202,7 @@ pub fn to_notation(log: &GameLog) -> Result<Document, ConvertError> {
         push_move(
             &mut body,
             &game,
-            &logged.action,
+            &with_revenues(&game, &logged.action),
             &logged.type_name,
             last_entity,
             false,
@@ -294,6 +294,37 @@ pub fn to_notation(log: &GameLog) -> Result<Document, ConvertError> {
     Ok(Document {
         games: vec![GameText { tags, body }],
     })
+}
+
+/// A run as the notation writes it: each route with its revenue, the one the rules give where
+/// the log states none (old 18xx.games logs store no revenues), so that a converted game reads
+/// like an annotated one and checks itself when replayed.
+fn with_revenues(game: &Game, action: &Action) -> Action {
+    let Action::RunRoutes {
+        entity: entity @ Entity::Corporation(corp),
+        routes,
+    } = action
+    else {
+        return action.clone();
+    };
+    if routes.iter().all(|r| r.revenue.is_some()) {
+        return action.clone();
+    }
+    match game.run_revenues(*corp, routes) {
+        Ok(revenues) => Action::RunRoutes {
+            entity: *entity,
+            routes: routes
+                .iter()
+                .zip(revenues)
+                .map(|(r, revenue)| crate::action::RouteSpec {
+                    revenue: Some(r.revenue.unwrap_or(revenue)),
+                    ..r.clone()
+                })
+                .collect(),
+        },
+        // The replay reports it.
+        Err(_) => action.clone(),
+    }
 }
 
 fn push_move(

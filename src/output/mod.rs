@@ -14,10 +14,11 @@ use std::fmt;
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-pub use failure::{FailureDetail, FailureReport};
+pub use failure::{FailureDetail, FailureReport, ProblemDetail};
 pub use moves::{describe, MoveGroup, MovesReport};
 pub use routes::{
-    best_run, corp_trains, run_revenues, RouteReport, RoutesReport, RunAudit, RunCheck,
+    best_run, corp_trains, run_notation, run_revenues, RouteReport, RoutesReport, RunAudit,
+    RunCheck,
 };
 pub use score::{ScoreReport, Standing, WarningReport};
 pub use snapshot::{

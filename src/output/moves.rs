@@ -42,6 +42,10 @@ pub struct MoveGroup {
     /// One readable line per action.
     #[serde(skip)]
     pub text: Vec<String>,
+    /// Each action as a move of the notation (`Ann: buy Nord`), with its price range as a
+    /// comment.
+    #[serde(skip)]
+    pub notation: Vec<String>,
 }
 
 impl MovesReport {
@@ -72,6 +76,7 @@ impl MovesReport {
                     })
                     .collect(),
                 text: list.iter().map(|l| describe(game, l)).collect(),
+                notation: list.iter().map(|l| as_notation(game, l)).collect(),
             })
             .collect();
         MovesReport {
@@ -229,6 +234,41 @@ fn describe_action(game: &Game, l: &LegalAction) -> String {
             entity: Entity::Corporation(_),
         } => format!("{who} ends the game at once (End Game, by a user who does not play)"),
         Action::EndGame { .. } => format!("{who} ends the game at once (End Game)"),
+    }
+}
+
+/// A legal action as a move of the notation, ready to be pasted into a `.rn` file.
+fn as_notation(game: &Game, legal: &LegalAction) -> String {
+    let actor = crate::notation::name(&game.entity_name(legal.action.entity()));
+    let text = crate::replay::notation::to_notation(game, &legal.action);
+    match legal.max_price {
+        Some(max) => format!("{actor}: {text} ; up to {max}"),
+        None => format!("{actor}: {text}"),
+    }
+}
+
+impl MovesReport {
+    /// The legal actions as moves of the notation, grouped by kind under a `;` comment (what
+    /// `railnote moves --format notation` prints).
+    pub fn notation(&self) -> String {
+        let mut out = format!(
+            "; {} (phase {}) after {} actions; waiting for {}\n",
+            self.round,
+            self.phase,
+            self.index,
+            self.acting.as_deref().unwrap_or("nobody")
+        );
+        for g in &self.groups {
+            out.push_str(&format!("; {}\n", g.kind));
+            for line in &g.notation {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        if self.any_run {
+            out.push_str("; any other valid run is legal too\n");
+        }
+        out
     }
 }
 

@@ -165,6 +165,25 @@ pub struct RunCheck {
     pub recorded: Money,
     /// The best run at the state before the action.
     pub best: RoutesReport,
+    /// The recorded run in the notation, with each route's revenue (`run 2:I3-I5=50`).
+    pub recorded_run: String,
+    /// The best run in the notation, ready to replace the recorded one in a `.rn` file.
+    pub best_run: String,
+}
+
+/// A run of `corp` in the notation, each route with its revenue: `run 3-0:I3-H2+H2-G1=80`.
+pub fn run_notation(game: &Game, corp: CorpId, routes: &[(RouteSpec, Money)]) -> String {
+    let action = crate::action::Action::RunRoutes {
+        entity: crate::action::Entity::Corporation(corp),
+        routes: routes
+            .iter()
+            .map(|(spec, revenue)| RouteSpec {
+                revenue: Some(*revenue),
+                ..spec.clone()
+            })
+            .collect(),
+    };
+    crate::replay::notation::to_notation(game, &action).to_string()
 }
 
 /// The run audit of a whole log (`railnote replay --check-runs`).
@@ -197,6 +216,8 @@ impl fmt::Display for RunAudit {
                 "warning: action {} (#{}): {} ran {}, {} was possible",
                 c.index, c.action_id, c.best.corporation, c.recorded, c.best.total
             )?;
+            writeln!(f, "  recorded: {}", c.recorded_run)?;
+            writeln!(f, "  best:     {}", c.best_run)?;
             write!(f, "{}", c.best)?;
         }
         Ok(())

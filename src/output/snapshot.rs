@@ -266,7 +266,13 @@ impl fmt::Display for Snapshot {
             self.round, self.phase, self.bank_cash
         )?;
         if let Some(p) = &self.priority_deal {
-            write!(f, "  priority deal {p}")?;
+            // The JSON keeps the log's id (as the reference traces do); people read the name.
+            let name = self
+                .players
+                .iter()
+                .find(|player| &player.id == p)
+                .map_or(p.as_str(), |player| player.name.as_str());
+            write!(f, "  priority deal {name}")?;
         }
         writeln!(f, "\n")?;
         let mut rows = vec![vec![

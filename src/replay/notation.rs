@@ -1415,13 +1415,23 @@ struct Player<'a> {
     /// actor continues its turn, and naming another actor ends it.
     scope: Option<(Entity, Span)>,
     /// Players the rules passed automatically in a stock round and who have not moved since:
-    /// their cash then, and the move after which it happened.
-    auto_passed: Vec<(PlayerId, Money, Span)>,
+    /// their cash then, the move after which it happened and the game turn of that stock round
+    /// (the pass explains a refused move until the next stock round).
+    auto_passed: Vec<(PlayerId, Money, Span, Option<u32>)>,
     /// The round in which the last move was made (before it).
     round_of_last_move: String,
     /// What the rules skipped just before the last move (a `pass` is at the step after them).
     skipped_before_last_move: Vec<Skipped>,
+    /// With keep-going, after a move was refused: the entity whose turn it was in. The text
+    /// and the game are out of step until the next move that names its actor, or the next
+    /// round heading, brings them together again (see [`Player::resync`]).
+    desync: Option<Option<Entity>>,
+    /// Problems are not reported (moves tried while out of step).
+    quiet: bool,
 }
+
+/// How many passes a resynchronisation may make: a round's worth of turns.
+const RESYNC_PASSES: usize = 64;
 
 /// What the passes a written move implies come to.
 enum Implied {
@@ -1484,6 +1494,8 @@ pub fn play_until(
         auto_passed: Vec::new(),
         round_of_last_move: String::new(),
         skipped_before_last_move: Vec::new(),
+        desync: None,
+        quiet: false,
     };
     p.body(&mut game, &text.body, true);
     if until.is_none() && p.errors.is_empty() {
@@ -1657,6 +1669,11 @@ pub fn result_text(game: &Game) -> String {
     text
 }
 
+/// The game turn a round belongs to (`SR 2`, `OR 2.1` and `MR 2.1` are turn 2).
+fn turn_of(label: &str) -> Option<u32> {
+    round_order(label).map(|(turn, _, _)| turn)
+}
+
 /// Where an element of the move text is written.
 fn element_span(e: &Element) -> Span {
     match e {
@@ -1702,6 +1719,9 @@ impl Player<'_> {
         help: Option<String>,
         actor: Option<String>,
     ) {
+        if self.quiet {
+            return;
+        }
         if self.errors.len() >= DIAGNOSTICS_KEPT {
             self.omitted += 1;
             return;
@@ -1751,8 +1771,24 @@ impl Player<'_> {
             }
             match e {
                 Element::Comment(_) => {}
-                Element::Heading(h) => self.heading(game, h.round.to_string(), h.span, main),
-                Element::Check(c) => self.check(game, c),
+                Element::Heading(h) => {
+                    if self.desync.is_some() {
+                        let written = h.round.to_string();
+                        if self.resync(game, h.span, main, |g| g.round_label() == written) {
+                            self.scope = None;
+                        } else {
+                            // No run of passes gets there: the heading is a mistake of its own.
+                            let desync = self.desync.take();
+                            self.heading(game, written, h.span, main);
+                            self.desync = desync;
+                        }
+                        continue;
+                    }
+                    self.heading(game, h.round.to_string(), h.span, main);
+                }
+                // Out of step, a value checked would mostly repeat the mistake already
+                // reported; a name that names nobody is a mistake of its own.
+                Element::Check(c) => self.check(game, c, self.desync.is_some()),
                 Element::Correction(c) => self.correction(game, c),
                 Element::Variation(v) => {
                     let Some((start, scope)) = before.as_ref() else {
@@ -1762,9 +1798,11 @@ impl Player<'_> {
                     let mut alt = start.clone();
                     let saved = std::mem::take(&mut self.actions);
                     let main_scope = std::mem::replace(&mut self.scope, *scope);
+                    let main_desync = self.desync.take();
                     self.body(&mut alt, &v.body, false);
                     self.actions = saved;
                     self.scope = main_scope;
+                    self.desync = main_desync;
                 }
                 Element::Move(m) => {
                     // A comment may stand between a move and its variation.
@@ -1775,7 +1813,7 @@ impl Player<'_> {
                         Some(Element::Variation(_))
                     );
                     let snapshot = next_is_variation.then(|| (game.clone(), self.scope));
-                    let moved = self.play_move(game, m, main);
+                    let moved = self.move_in_step(game, m, main);
                     if next_is_variation {
                         before = snapshot;
                     } else if moved {
@@ -1784,6 +1822,81 @@ impl Player<'_> {
                 }
             }
         }
+    }
+
+    /// A move, with keep-going's resynchronisation: after a refused move, the moves without an
+    /// actor that follow it (the rest of that turn) are tried without a report, and the next
+    /// move that names its actor first ends the turns in between (passes) so that it can be
+    /// judged on its own: each mistake is reported once, and the ones after it still are.
+    fn move_in_step(&mut self, game: &mut Game, m: &Move, main: bool) -> bool {
+        let Some(failed_in) = self.desync else {
+            let reported = self.errors.len() + self.omitted;
+            let acting = game.acting_entity();
+            let moved = self.play_move(game, m, main);
+            if !moved && self.keep_going && self.errors.len() + self.omitted > reported {
+                self.desync = Some(acting);
+            }
+            return moved;
+        };
+        let Some(name) = m.actor.as_ref().filter(|_| !m.auto) else {
+            // The rest of the refused move's turn.
+            if failed_in.is_some() && game.acting_entity() == failed_in {
+                self.quiet = true;
+                let moved = self.play_move(game, m, main);
+                self.quiet = false;
+                return moved;
+            }
+            return false;
+        };
+        let named = match entity_by_name(game, &name.text) {
+            Ok(e) => e,
+            // A name that names nobody is a mistake of its own.
+            Err(_) => return self.play_move(game, m, main),
+        };
+        if !self.resync(game, m.span, main, |g| g.acting_entity() == Some(named)) {
+            return false;
+        }
+        self.scope = None;
+        self.move_in_step(game, m, main)
+    }
+
+    /// Passes, by whoever is to act, until `reached` (at most [`RESYNC_PASSES`]); the game and
+    /// the text are then in step again. `false` (nothing changed) if no run of legal passes
+    /// gets there.
+    fn resync(
+        &mut self,
+        game: &mut Game,
+        at: Span,
+        main: bool,
+        reached: impl Fn(&Game) -> bool,
+    ) -> bool {
+        if reached(game) {
+            self.desync = None;
+            return true;
+        }
+        let mut trial = game.clone();
+        let mut passes = Vec::new();
+        while !reached(&trial) {
+            let Some(acting) = trial.acting_entity() else {
+                return false;
+            };
+            if passes.len() >= RESYNC_PASSES
+                || trial
+                    .process_in_place(&Action::Pass { entity: acting })
+                    .is_err()
+            {
+                return false;
+            }
+            passes.push(acting);
+        }
+        *game = trial;
+        if main {
+            for p in passes {
+                self.log_implied_pass(p, at);
+            }
+        }
+        self.desync = None;
+        true
     }
 
     fn play_move(&mut self, game: &mut Game, m: &Move, main: bool) -> bool {
@@ -1832,7 +1945,30 @@ impl Player<'_> {
                 return false;
             }
         };
-        let (passes, action, deviations) = match game.process_with(&action, self.strict_rules) {
+        let mut processed = game.process_with(&action, self.strict_rules);
+        let mut action = action;
+        if let Err(v @ RuleViolation::ValueMismatch { .. }) = &processed {
+            // Keep-going: a recorded value the rules do not give is reported, and the move is
+            // replayed with the rules' value, so that what follows is judged on its own.
+            if let Some((played, deviations)) = self
+                .keep_going
+                .then(|| self.with_the_rules_values(game, entity, m))
+                .flatten()
+            {
+                let help = self.help_for(game, &action, v);
+                self.error(
+                    game,
+                    m.span,
+                    v.code(),
+                    v.to_string(),
+                    help,
+                    Some(actor.clone()),
+                );
+                action = played;
+                processed = Ok(deviations);
+            }
+        }
+        let (passes, action, deviations) = match processed {
             Ok(deviations) => (Vec::new(), action, deviations),
             Err(v) => match self.implied_passes(game, m, entity, &v) {
                 Implied::Played(trial, passes, action, deviations) => {
@@ -1925,6 +2061,41 @@ impl Player<'_> {
         true
     }
 
+    /// The move with the values it records (revenues, prices, costs, slots, percentages, par
+    /// cells) left out, processed: the move as the rules give it.
+    fn with_the_rules_values(
+        &self,
+        game: &mut Game,
+        entity: Entity,
+        m: &Move,
+    ) -> Option<(Action, Vec<crate::engine::Deviation>)> {
+        let mut raw = m.action.clone();
+        match &mut raw {
+            RawAction::Run { routes } => routes.iter_mut().for_each(|r| r.revenue = None),
+            RawAction::Train {
+                price,
+                from: Source::Ipo | Source::Pool,
+                ..
+            } => *price = None,
+            RawAction::Token { slot, cost, .. } => (*slot, *cost) = (None, None),
+            RawAction::Par { cell, .. } => *cell = None,
+            RawAction::Buy {
+                percent,
+                share_price,
+                ..
+            }
+            | RawAction::Sell {
+                percent,
+                share_price,
+                ..
+            } => (*percent, *share_price) = (None, None),
+            _ => return None,
+        }
+        let action = resolve(game, entity, &raw).ok()?;
+        let deviations = game.process_with(&action, self.strict_rules).ok()?;
+        Some((action, deviations))
+    }
+
     /// The passes a written move implies, when it is refused as written: a move of a later step
     /// passes the steps before it (`Nord: 57 E7 r2, train 2` passes the token step), and a move
     /// naming another actor ends the turn of the entity that moved last
@@ -1955,32 +2126,60 @@ impl Player<'_> {
         };
         let mut trial = game.clone();
         let mut passes = Vec::new();
-        while passes.len() < IMPLIED_PASSES && trial.acting_entity() == Some(passer) {
-            if trial.process(&Action::Pass { entity: passer }).is_err() {
+        // The turn before ends (when another actor is named) …
+        while passer != entity && trial.acting_entity() == Some(passer) {
+            if passes.len() >= IMPLIED_PASSES
+                || trial
+                    .process_in_place(&Action::Pass { entity: passer })
+                    .is_err()
+            {
                 return Implied::None;
             }
             passes.push(passer);
-            if passer != entity && trial.acting_entity() == Some(passer) {
-                continue;
-            }
+        }
+        if trial.acting_entity() != Some(entity) {
+            return Implied::None;
+        }
+        // … and the steps before the move's are passed.
+        // The first refusal for the step (at the step the move's actor is at), unless a later
+        // step refuses the move for another reason: that is its problem.
+        let mut refused = None;
+        while passes.len() <= IMPLIED_PASSES {
             let Ok(action) = resolve(&trial, entity, &m.action) else {
                 return Implied::None;
             };
             match trial.process_with(&action, self.strict_rules) {
                 Ok(deviations) => return Implied::Played(trial, passes, action, deviations),
-                Err(RuleViolation::WrongStep { .. }) if passer == entity => {}
-                // Another actor was named, and it is to act once the turn before has ended.
-                Err(v)
-                    if passer != entity
-                        && !matches!(v, RuleViolation::NotYourTurn { .. })
-                        && trial.acting_entity() == Some(entity) =>
-                {
-                    return Implied::Refused(trial, passes, action, v)
+                Err(v @ RuleViolation::WrongStep { .. }) => {
+                    refused.get_or_insert((trial.clone(), passes.clone(), action, v));
+                    // A pass that ends the turn is not one the move implies.
+                    if trial.acting_entity() != Some(entity)
+                        || trial.process_in_place(&Action::Pass { entity }).is_err()
+                        || trial.acting_entity() != Some(entity)
+                    {
+                        break;
+                    }
+                    passes.push(entity);
                 }
-                Err(_) => return Implied::None,
+                Err(v) => {
+                    if !passes.is_empty() {
+                        refused = Some((trial, passes, action, v));
+                    }
+                    break;
+                }
             }
         }
-        Implied::None
+        match refused {
+            // Another actor was named, and it is to act once the turn before has ended; or a
+            // later step of the move's actor refuses it: the move's own problem, where the
+            // game then is.
+            Some((game_then, passes, action, v))
+                if passer != entity || !matches!(v, RuleViolation::WrongStep { .. }) =>
+            {
+                Implied::Refused(game_then, passes, action, v)
+            }
+            _ => Implied::None,
+        }
     }
 
     /// Whether the state asked for (`--at N`) falls among the passes a move implies: then
@@ -2018,10 +2217,11 @@ impl Player<'_> {
     ) -> (&'static str, String, Option<String>) {
         match v {
             RuleViolation::NotYourTurn { .. } => {
-                let Some(&(player, cash, at)) = self
+                let now = turn_of(&game.round_label());
+                let Some(&(player, cash, at, _)) = self
                     .auto_passed
                     .iter()
-                    .find(|(p, _, _)| Entity::Player(*p) == entity)
+                    .find(|(p, _, _, turn)| Entity::Player(*p) == entity && *turn == now)
                 else {
                     return (v.code(), v.to_string(), help);
                 };
@@ -2214,12 +2414,14 @@ impl Player<'_> {
 
     /// Keeps who the rules passed automatically during the move just replayed.
     fn note_auto_passes(&mut self, game: &Game, mover: Entity, at: Span) {
+        let now = turn_of(&game.round_label());
+        let then = turn_of(&self.round_of_last_move);
         self.auto_passed
-            .retain(|(p, _, _)| Entity::Player(*p) != mover);
+            .retain(|(p, _, _, turn)| Entity::Player(*p) != mover && *turn == now);
         for s in game.skipped() {
             if let Skipped::StockTurn { player, cash } = s {
-                self.auto_passed.retain(|(p, _, _)| p != player);
-                self.auto_passed.push((*player, *cash, at));
+                self.auto_passed.retain(|(p, _, _, _)| p != player);
+                self.auto_passed.push((*player, *cash, at, then));
             }
         }
     }
@@ -2413,7 +2615,8 @@ impl Player<'_> {
                         let passed: Vec<String> = self
                             .auto_passed
                             .iter()
-                            .map(|(p, _, _)| notation::name(&game.player(*p).name))
+                            .filter(|(_, _, _, turn)| *turn == turn_of(&actual))
+                            .map(|(p, _, _, _)| notation::name(&game.player(*p).name))
                             .collect();
                         if !passed.is_empty() {
                             why.push_str(&format!(
@@ -2445,7 +2648,8 @@ impl Player<'_> {
         );
     }
 
-    fn check(&mut self, game: &Game, c: &Check) {
+    /// A check line; `names_only` while the game and the text are out of step.
+    fn check(&mut self, game: &Game, c: &Check, names_only: bool) {
         for e in &c.entries {
             let actual = match (&e.what, e.who.text.as_str()) {
                 (CheckValue::Cash(_), "bank") => Ok(game.bank.0),
@@ -2478,7 +2682,7 @@ impl Player<'_> {
                 ""
             };
             match actual {
-                Ok(a) if a == recorded => {}
+                Ok(a) if a == recorded || names_only => {}
                 Ok(a) => {
                     let when = self.checked_when(game);
                     self.error(
