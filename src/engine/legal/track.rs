@@ -9,7 +9,7 @@
 use super::{Gen, LegalAction};
 use crate::action::Action;
 use crate::action::Entity;
-use crate::engine::map::{lay_outcome, Colour, HexIdx, Reach};
+use crate::engine::map::{lay_outcome, Colour, HexIdx, NetworkRule, Reach};
 use crate::engine::operating::OrStep;
 use crate::engine::title::Ability;
 use crate::engine::Round;
@@ -64,9 +64,13 @@ impl Gen<'_> {
                 continue;
             }
             for &tile in &supply {
-                let rotations =
-                    game.board
-                        .legal_rotations_with(map, hex, tile, Some(&reach), false);
+                let rotations = game.board.legal_rotations_with(
+                    map,
+                    hex,
+                    tile,
+                    Some(NetworkRule::track(&reach)),
+                    false,
+                );
                 for r in 0..6u8 {
                     if rotations & (1 << r) != 0 {
                         self.out.actions.push(LegalAction::exact(Action::LayTile {
@@ -169,9 +173,13 @@ impl Gen<'_> {
                 if fee + terrain > cash {
                     continue;
                 }
-                let rotations =
-                    game.board
-                        .legal_rotations_with(map, hex, tile, Some(&reach), false);
+                let rotations = game.board.legal_rotations_with(
+                    map,
+                    hex,
+                    tile,
+                    Some(NetworkRule::track(&reach)),
+                    false,
+                );
                 for r in (0..6u8).filter(|r| rotations & (1 << r) != 0) {
                     if !new_track_rule
                         || old.paths.is_empty()
@@ -246,11 +254,15 @@ impl Gen<'_> {
                             && old.colour == Colour::Blue
                             && new.colour == Colour::Red;
                         let reach = connected.then(|| Reach::compute(map, &game.board, corp));
+                        let network = reach.as_ref().map(|reach| NetworkRule {
+                            reach,
+                            exits_anywhere: true,
+                        });
                         let rotations = game.board.legal_rotations_with(
                             map,
                             h,
                             tile,
-                            reach.as_ref(),
+                            network,
                             irish_mail && !connected,
                         );
                         for r in (0..6u8).filter(|r| rotations & (1 << r) != 0) {

@@ -159,6 +159,7 @@ pub(super) fn lay_tile_with(
         phase_colours: &colours,
         blocked_hexes: &blocked,
         check_connectivity: true,
+        exits_anywhere: false,
         new_track_rule: by == LayBy::Corporation,
     };
     let outcome = game
