@@ -730,6 +730,11 @@ const REFERENCE_MOVES: &[(&str, &[&str])] = &[
     // A private bought from another player as a stock-round action (1830, phase 2, the
     // second stock round), at a price of the players' choosing.
     ("1830-private-sold-between-players", &[]),
+    // DCR's lay on H4 (18Ireland) needs the hex reached by the owner's network, not track that
+    // joins it: the title's rotation check asks for the hex among the corporation's connected
+    // hexes, the private's step offers every neighbour as an exit, and the track restriction
+    // is a corporation's only.
+    ("ireland-dcr-lay-on-a-reached-hex", &[]),
     // 18xx.games' End Game (the reference's random player pressed it): the game ends at once,
     // scored as it stands; in 1836Jr30, 18Ireland and 1830 (two of them by a player who was
     // not to act), during 1830's private auction with bids standing, and in the name of the
@@ -887,6 +892,11 @@ fn moves_the_reference_refuses_are_refused() {
             "CA cannot be bought from a player while Player 1 holds its certificate PRR_1 \
              (18xx.games gives the buyer that certificate again and does not take a share from \
              a player)",
+        ),
+        (
+            "ireland-dcr-lay-on-an-unreached-hex",
+            "rules::track",
+            "H4 is not connected to the corporation's network",
         ),
     ] {
         let src = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();

@@ -215,6 +215,7 @@ fn lay_for_player(
         blocked_hexes: &blocked,
         check_connectivity: false,
         corporation_lay: false,
+        exits_anywhere: false,
     };
     let outcome = game
         .board

@@ -9,7 +9,7 @@
 use super::{Gen, LegalAction};
 use crate::action::Action;
 use crate::action::Entity;
-use crate::engine::map::{lay_outcome, Colour, HexIdx, Reach};
+use crate::engine::map::{lay_outcome, Colour, HexIdx, NetworkRule, Reach};
 use crate::engine::operating::OrStep;
 use crate::engine::private_lay::PlayerLayAbility;
 use crate::engine::title::Ability;
@@ -74,9 +74,13 @@ impl Gen<'_> {
                 if map.tile_def(tile.def).blocks_lay {
                     continue;
                 }
-                let rotations =
-                    game.board
-                        .legal_rotations_with(map, hex, tile, Some(&reach), false);
+                let rotations = game.board.legal_rotations_with(
+                    map,
+                    hex,
+                    tile,
+                    Some(NetworkRule::track(&reach)),
+                    false,
+                );
                 for r in 0..6u8 {
                     let adds = || {
                         !map.rules.semi_restrictive
@@ -191,9 +195,13 @@ impl Gen<'_> {
                 if fee + terrain > cash {
                     continue;
                 }
-                let rotations =
-                    game.board
-                        .legal_rotations_with(map, hex, tile, Some(&reach), false);
+                let rotations = game.board.legal_rotations_with(
+                    map,
+                    hex,
+                    tile,
+                    Some(NetworkRule::track(&reach)),
+                    false,
+                );
                 for r in (0..6u8).filter(|r| rotations & (1 << r) != 0) {
                     if !corporation_lay
                         || old.paths.is_empty()
@@ -271,11 +279,15 @@ impl Gen<'_> {
                             && old.colour == Colour::Blue
                             && new.colour == Colour::Red;
                         let reach = connected.then(|| Reach::compute(map, &game.board, corp));
+                        let network = reach.as_ref().map(|reach| NetworkRule {
+                            reach,
+                            exits_anywhere: true,
+                        });
                         let rotations = game.board.legal_rotations_with(
                             map,
                             h,
                             tile,
-                            reach.as_ref(),
+                            network,
                             irish_mail && !connected,
                         );
                         for r in (0..6u8).filter(|r| rotations & (1 << r) != 0) {

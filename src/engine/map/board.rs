@@ -66,6 +66,30 @@ pub struct LayRequest<'a> {
     /// not for a private's: BoW, DR, TDR, DCR), and tiles only a private may lay are refused
     /// ([`TrackError::PrivateTile`]).
     pub corporation_lay: bool,
+    /// With `check_connectivity`: the network need only reach the hex, and the new exits may
+    /// point to any neighbour. A private's lay that asks for a connection (18Ireland DCR: the
+    /// title's `legal_tile_rotation?` wants the hex among the corporation's connected hexes,
+    /// while the private's step offers every neighbour as an exit, and its track restriction
+    /// is checked for corporations only).
+    pub exits_anywhere: bool,
+}
+
+/// How a lay must meet the corporation's network: the network's reach, and whether it need
+/// only reach the hex (see [`LayRequest::exits_anywhere`]) or one of the new exits.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NetworkRule<'r> {
+    pub(crate) reach: &'r Reach,
+    pub(crate) exits_anywhere: bool,
+}
+
+impl<'r> NetworkRule<'r> {
+    /// A corporation's own lay: a new exit on an edge the network reaches.
+    pub(crate) fn track(reach: &'r Reach) -> NetworkRule<'r> {
+        NetworkRule {
+            reach,
+            exits_anywhere: false,
+        }
+    }
 }
 
 /// A legal lay: what it costs and whether it was an upgrade.
@@ -353,12 +377,20 @@ impl Board {
         let reach = req
             .check_connectivity
             .then(|| Reach::compute(map, self, req.corp));
-        let legal = self.legal_rotations_with(map, hex, req.tile, reach.as_ref(), irish_mail);
+        let rule = reach.as_ref().map(|r| NetworkRule {
+            reach: r,
+            exits_anywhere: req.exits_anywhere,
+        });
+        let legal = self.legal_rotations_with(map, hex, req.tile, rule, irish_mail);
         if legal & (1 << rot) == 0 {
             // Distinguish "no rotation touches the network" from a bad rotation.
             if let Some(r) = &reach {
                 let geometric = self.legal_rotations_with(map, hex, req.tile, None, irish_mail);
-                if geometric & (1 << rot) != 0 && r.any_edges(hex.get()) & new.exits(rot) == 0 {
+                let touching = match req.exits_anywhere {
+                    true => 0x3f,
+                    false => new.exits(rot),
+                };
+                if geometric & (1 << rot) != 0 && r.any_edges(hex.get()) & touching == 0 {
                     return Err(TrackError::NotConnected { hex: req.hex });
                 }
             }
@@ -448,7 +480,13 @@ impl Board {
         corp: Option<CorpId>,
     ) -> u8 {
         let reach = corp.map(|c| Reach::compute(map, self, c));
-        self.legal_rotations_with(map, hex, tile, reach.as_ref(), false)
+        self.legal_rotations_with(
+            map,
+            hex,
+            tile,
+            reach.as_ref().map(NetworkRule::track),
+            false,
+        )
     }
 
     pub(crate) fn legal_rotations_with(
@@ -456,11 +494,11 @@ impl Board {
         map: &MapData,
         hex: HexIdx,
         tile: TileId,
-        reach: Option<&Reach>,
+        network: Option<NetworkRule<'_>>,
         irish_mail: bool,
     ) -> u8 {
         if map.rules.gauges {
-            return self.gauge_rotations(map, hex, tile, reach, irish_mail);
+            return self.gauge_rotations(map, hex, tile, network, irish_mail);
         }
         let st = &self.hexes[hex.get()];
         let old = map.tile_def(st.tile.def);
@@ -468,7 +506,12 @@ impl Board {
         let linked = (0..6u8)
             .filter(|&e| self.neighbour(map, hex, e).is_some())
             .fold(0u8, |m, e| m | 1 << e);
-        let reachable = reach.map_or(linked, |r| r.edges[hex.get()]);
+        let reachable = match network {
+            None => linked,
+            Some(n) if n.exits_anywhere && n.reach.edges[hex.get()] != 0 => linked,
+            Some(n) if n.exits_anywhere => 0,
+            Some(n) => n.reach.edges[hex.get()],
+        };
         let mut out = 0u8;
         for r in 0..6u8 {
             let exits = new.exits(r);
@@ -495,7 +538,7 @@ impl Board {
         map: &MapData,
         hex: HexIdx,
         tile: TileId,
-        reach: Option<&Reach>,
+        network: Option<NetworkRule<'_>>,
         irish_mail: bool,
     ) -> u8 {
         let st = &self.hexes[hex.get()];
@@ -507,17 +550,20 @@ impl Board {
         let h = hex.get();
         let mut out = 0u8;
         for r in 0..6u8 {
-            if let Some(reach) = reach {
+            if let Some(n) = network {
                 let connected = if uses_broad_rules(old, st.rotation, new, r) {
-                    reach.edges[h] != 0
+                    n.reach.edges[h] != 0
                 } else {
-                    reach.any_edges(h) != 0
+                    n.reach.any_edges(h) != 0
                 };
                 if !connected {
                     continue;
                 }
             }
-            let reachable = reach.map_or(linked, |x| x.any_edges(h));
+            let reachable = match network {
+                Some(n) if !n.exits_anywhere => n.reach.any_edges(h),
+                _ => linked,
+            };
             let exits = new.exits(r);
             if exits & !linked != 0 || exits & reachable == 0 {
                 continue;

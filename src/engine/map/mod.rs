@@ -12,7 +12,7 @@ mod route;
 mod search;
 mod tile;
 
-pub(crate) use board::lay_outcome;
+pub(crate) use board::{lay_outcome, NetworkRule};
 pub use board::{
     Board, LayOutcome, LayRequest, Station, TokenError, TrackError, MAX_CITIES, MAX_SLOTS,
     MAX_TOKENS,

@@ -123,6 +123,7 @@ fn lay_req<'a>(c: CorpId, h: &str, tile: &str, rot: u8, colours: &'a [Colour]) -
         phase_colours: colours,
         blocked_hexes: &[],
         check_connectivity: true,
+        exits_anywhere: false,
         corporation_lay: true,
     }
 }
@@ -402,6 +403,7 @@ fn replay(fixture: &str) -> Option<Replay> {
                     phase_colours: phase_colours(&phase),
                     blocked_hexes: &[],
                     check_connectivity: is_corp,
+                    exits_anywhere: false,
                     corporation_lay: is_corp,
                 };
                 let t0 = std::time::Instant::now();
@@ -844,6 +846,7 @@ fn ireland_lays() {
         phase_colours: &yellow,
         blocked_hexes: &[],
         check_connectivity: !special,
+        exits_anywhere: false,
         corporation_lay: !special,
     };
     // Broad 9 north of Dublin, from city 0? Dublin city 0 exits south (edge 0); city 1 north.

@@ -405,7 +405,8 @@ enum SpecialLay {
 }
 
 /// A lay outside the corporation's tile actions: no connection needed unless the private
-/// asks for one (18Ireland DCR); terrain paid unless the private waives it.
+/// asks for one (18Ireland DCR: its hex reached by the corporation's network, its track need
+/// not join it, as in the reference); terrain paid unless the private waives it.
 fn extra_lay(
     game: &mut Game,
     corp: CorpId,
@@ -424,6 +425,7 @@ fn extra_lay(
         phase_colours: &colours,
         blocked_hexes: &[],
         check_connectivity: connected,
+        exits_anywhere: true,
         corporation_lay: false,
     };
     let outcome = game

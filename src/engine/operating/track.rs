@@ -173,6 +173,7 @@ pub(super) fn lay_tile_with(
         phase_colours: &colours,
         blocked_hexes: &blocked,
         check_connectivity: true,
+        exits_anywhere: false,
         corporation_lay: by == LayBy::Corporation,
     };
     let outcome = game

@@ -160,8 +160,11 @@ pub enum Ability {
         /// The private closes when the lays are used up.
         #[serde(default)]
         closes_when_used: bool,
-        /// The lay must connect to the corporation's network like a normal lay (18Ireland
-        /// DCR: "subject to normal track laying rules"); other extra lays need no connection.
+        /// The corporation's network must reach the hex (18Ireland DCR: the title's rotation
+        /// check asks for the hex among the corporation's connected hexes); the new track need
+        /// not join the network, its exits may point to any neighbour (the private's step
+        /// offers them all, and the track restriction is checked for corporations only).
+        /// Other extra lays need no connection.
         #[serde(default)]
         connected: bool,
         /// When the lays may be made (the reference's ability `when`); none: any time in the
