@@ -613,3 +613,31 @@ fn converted_runs_carry_their_revenue() {
     let c = railnote_stdin(&["check", "-"], &notation);
     assert_eq!(code(&c), 0, "{}", stdout(&c));
 }
+
+/// Issue 14, point 10: a self-played game that ends `dnf` (every corporation closed, the round
+/// limit reached: 18Ireland, 4 players, seed 11, random) did not finish, and `selfplay` says so
+/// with exit 1, as the README says; a finished one exits 0.
+#[test]
+fn selfplay_dnf_exits_1() {
+    let o = railnote(&[
+        "selfplay",
+        "--title",
+        "18Ireland",
+        "--players",
+        "4",
+        "--seed",
+        "11",
+        "--policy",
+        "random",
+        "--format",
+        "text",
+    ]);
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    assert!(
+        stdout(&o).starts_with("seed 11: unfinished after 500 actions, SR 100 (dnf)\n"),
+        "{}",
+        stdout(&o)
+    );
+    let o = railnote(&["selfplay", "--games", "2", "--format", "text"]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+}
