@@ -67,6 +67,27 @@ fn selfplay_1830_agrees() {
     assert_no_problems(&found.problems);
 }
 
+/// The 1889 and 18Chesapeake fixtures (those railnote reads): MF's and ER's lays, the
+/// beginner-free games' privates, CV's presidency, C-P's and B&S's lays, exports.
+#[test]
+fn fixtures_1889_and_18chesapeake_agree() {
+    let Some(shared) = shared_dir() else { return };
+    for title in ["1889", "18Chesapeake"] {
+        let (total, problems) = fixtures_problems(&shared, title);
+        assert!(total > 800, "{title}: {total}");
+        assert_no_problems(&problems);
+    }
+}
+
+/// 1889 and 18Chesapeake self-play, one game per policy each (two and three players): every
+/// state agrees and every game finishes.
+#[test]
+fn selfplay_1889_and_18chesapeake_agree() {
+    for title in ["1889", "18Chesapeake"] {
+        assert_no_problems(&selfplay_agreement(title, 0..2).problems);
+    }
+}
+
 /// Self-play games of both policies: every state agrees, and every game finishes.
 #[test]
 fn selfplay_agrees() {

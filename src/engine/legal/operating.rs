@@ -32,6 +32,16 @@ impl Gen<'_> {
             });
             return;
         }
+        // A teleport's free token: placed on the teleport hex by the private, or declined.
+        if let Some((company, hex)) = o.teleport {
+            if o.discarding.is_none() && o.pending_tokens.is_empty() {
+                self.cities_on(Entity::Company(company), hex);
+                self.push_checked(Action::Pass {
+                    entity: Entity::Company(company),
+                });
+                return;
+            }
+        }
         if o.discarding.is_some() {
             for crowded in game.corporations_in_reference_order() {
                 if !game.over_train_limit(crowded) {

@@ -113,11 +113,13 @@ impl Gen<'_> {
                 continue;
             }
             for ability in game.company_abilities(company) {
-                if !ability.is_corporation_lay() {
-                    continue;
-                }
-                let Ability::TileLay { hexes, tiles, .. } = ability else {
-                    continue;
+                let (hexes, tiles) = match ability {
+                    // A teleport: the corporation's lay of the turn on the private's hex.
+                    Ability::Teleport { hexes, tiles } => (hexes, tiles),
+                    Ability::TileLay { hexes, tiles, .. } if ability.is_corporation_lay() => {
+                        (hexes, tiles)
+                    }
+                    _ => continue,
                 };
                 for hex in hexes.iter().filter_map(|h| h.parse::<HexId>().ok()) {
                     let Some(h) = map.hex_index(hex) else {

@@ -112,7 +112,7 @@ pub(crate) struct OperatingRound {
     /// A corporation above its train limit after a phase change; it must discard first.
     pub(crate) discarding: Option<CorpId>,
     /// The private and hex of a teleport lay (CdH) whose free token is still to be placed.
-    teleport: Option<(CompanyId, HexId)>,
+    pub(crate) teleport: Option<(CompanyId, HexId)>,
     /// Tokens lifted by a lay on a trackless multi-city tile, to be placed again on that hex.
     pub(crate) pending_tokens: Vec<LiftedToken>,
     /// A private whose lays must be made together (18Ireland DR, TDR) and the hexes it has
