@@ -887,6 +887,13 @@ fn moves_the_reference_refuses_are_refused() {
             "rules::wrong_step",
             "pass is not possible now; the current step (routes) takes run_routes",
         ),
+        // 18Chesapeake: C&OC's teleport is B&O's tile action of the turn; B&O has laid its
+        // own tile already (a railnote self-play game the reference refuses there).
+        (
+            "18chesapeake-teleport-after-the-corporations-lay",
+            "rules::track",
+            "B&O has no tile action left this turn",
+        ),
         (
             "1830-private-with-a-certificate-held-by-a-player",
             "rules::company",
