@@ -790,6 +790,9 @@ const REFERENCE_MOVES: &[(&str, &[&str])] = &[
     // 18Chesapeake: LV teleports with C&OC (its tile action of the turn) while it also owns
     // B&S, whose lays keep the track step open: LV passes it before running.
     ("18chesapeake-track-step-open-after-a-teleport", &[]),
+    // 18Chesapeake: N&W's teleport token (C&OC) is its token of the turn, though placed while
+    // the track step was still open: after N&W passes the track step, it runs.
+    ("18chesapeake-teleport-token-is-the-turns-token", &[]),
 ];
 
 #[test]

@@ -464,6 +464,7 @@ pub(super) fn teleport_token(
             place_free_token_on(game, corp, hex, *city, (*slot, *cost), &what)?;
             game.corp_mut(corp).tokens_unused -= 1;
             or_mut(game).teleport = None;
+            or_mut(game).tokened = true;
             // The teleport token is the corporation's token for the turn.
             if or(game).step == OrStep::Token {
                 game.next_or_step();
