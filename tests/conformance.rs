@@ -783,6 +783,9 @@ const REFERENCE_MOVES: &[(&str, &[&str])] = &[
     // 18Chesapeake: LV teleports with C&OC (its tile action of the turn) while it also owns
     // B&S, whose lays keep the track step open: LV passes it before running.
     ("18chesapeake-track-step-open-after-a-teleport", &[]),
+    // 18Chesapeake: N&W's teleport token (C&OC) is its token of the turn, though placed while
+    // the track step was still open: after N&W passes the track step, it runs.
+    ("18chesapeake-teleport-token-is-the-turns-token", &[]),
 ];
 
 #[test]
@@ -885,6 +888,13 @@ fn moves_the_reference_refuses_are_refused() {
             "18chesapeake-pass-after-an-own-lay-on-a-private-hex",
             "rules::wrong_step",
             "pass is not possible now; the current step (routes) takes run_routes",
+        ),
+        // 18Chesapeake: C&OC's teleport is B&O's tile action of the turn; B&O has laid its
+        // own tile already (a railnote self-play game the reference refuses there).
+        (
+            "18chesapeake-teleport-after-the-corporations-lay",
+            "rules::track",
+            "B&O has no tile action left this turn",
         ),
         (
             "1830-private-with-a-certificate-held-by-a-player",

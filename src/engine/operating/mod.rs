@@ -129,6 +129,9 @@ pub(crate) struct OperatingRound {
     /// Corporations whose shares the president has sold in this turn's emergency (a title
     /// selling in blocks allows one sale each).
     pub(crate) emergency_sold: Vec<CorpId>,
+    /// Whether the corporation has placed its token of the turn (a teleport's free token
+    /// counts, whenever it is placed: reference `Tokener#place_token` sets `tokened`).
+    pub(crate) tokened: bool,
 }
 
 fn or(game: &Game) -> &OperatingRound {

@@ -152,7 +152,13 @@ pub(super) fn special_lay(
             connected,
             ..
         } => extra_lay(game, corp, hex, tile, rotation, free, connected)?,
-        SpecialLay::Teleport => extra_lay(game, corp, hex, tile, rotation, false, false)?,
+        SpecialLay::Teleport => {
+            // The corporation's tile action of the turn (reference `lay_tile_action`): it
+            // must still have one.
+            let fee = game.tile_action_fee(corp, upgrade)?;
+            extra_lay(game, corp, hex, tile, rotation, false, false)?;
+            pay_corp(game, corp, fee)?;
+        }
     }
     game.companies[company.0 as usize].uses_left -= 1;
     if together.is_some() {
@@ -460,6 +466,7 @@ pub(super) fn teleport_token(
             place_free_token_on(game, corp, hex, *city, (*slot, *cost), &what)?;
             game.corp_mut(corp).tokens_unused -= 1;
             or_mut(game).teleport = None;
+            or_mut(game).tokened = true;
             // The teleport token is the corporation's token for the turn.
             if or(game).step == OrStep::Token {
                 game.next_or_step();

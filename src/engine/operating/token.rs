@@ -22,6 +22,9 @@ impl Game {
         if or(self).teleport.is_some() {
             return true;
         }
+        if or(self).tokened {
+            return false;
+        }
         let Some(price) = self.next_token_price(corp) else {
             return false;
         };

@@ -36,6 +36,7 @@ impl Game {
             operator_acted: false,
             sold_lay: None,
             emergency_sold: Vec::new(),
+            tokened: false,
         });
         self.pay_private_revenue();
         if self.title.home_token_timing == HomeTokenTiming::OperatingRound {
@@ -68,6 +69,7 @@ impl Game {
             o.teleport = None;
             o.operator_acted = false;
             o.emergency_sold.clear();
+            o.tokened = false;
             if !self.corp(corp).operated {
                 self.corp_mut(corp).operated = true;
                 // Titles placing home tokens at par, and corporations without a fixed home,
