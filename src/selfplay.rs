@@ -151,15 +151,7 @@ fn player_to_end(game: &Game) -> crate::ids::PlayerId {
 pub fn choose(game: &Game, legal: &LegalActions, policy: Policy, rng: &mut Rng) -> Option<Action> {
     // Ending the game by hand (18xx.games' End Game) is always listed and never played: a
     // self-play game ends by the rules, or is left unfinished when nothing else can happen.
-    let legal = &LegalActions {
-        actions: legal
-            .actions
-            .iter()
-            .filter(|l| !matches!(l.action, Action::EndGame { .. }))
-            .cloned()
-            .collect(),
-        ..legal.clone()
-    };
+    let legal = &without_ending_by_hand(legal);
     if legal.is_empty() {
         return None;
     }
@@ -190,6 +182,19 @@ pub fn choose(game: &Game, legal: &LegalActions, policy: Policy, rng: &mut Rng) 
             rng,
             title,
         )),
+    }
+}
+
+/// The actions other than ending the game by hand (always listed).
+fn without_ending_by_hand(legal: &LegalActions) -> LegalActions {
+    LegalActions {
+        actions: legal
+            .actions
+            .iter()
+            .filter(|l| !matches!(l.action, Action::EndGame { .. }))
+            .cloned()
+            .collect(),
+        ..legal.clone()
     }
 }
 
@@ -241,7 +246,8 @@ fn without_stuck_private_lays(game: &Game, legal: &LegalActions) -> LegalActions
                 return true;
             }
             let mut next = game.clone();
-            next.process(&l.action).is_ok() && (next.finished || !next.legal_actions().is_empty())
+            next.process(&l.action).is_ok()
+                && (next.finished || !without_ending_by_hand(&next.legal_actions()).is_empty())
         })
         .cloned()
         .collect();

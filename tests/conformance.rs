@@ -786,6 +786,10 @@ const REFERENCE_MOVES: &[(&str, &[&str])] = &[
     // 18Chesapeake: N&W's teleport token (C&OC) is its token of the turn, though placed while
     // the track step was still open: after N&W passes the track step, it runs.
     ("18chesapeake-teleport-token-is-the-turns-token", &[]),
+    // 18Chesapeake: C-P's first lay (8 on H2) faces away from I3, so no second lay can join
+    // it, and C-P must lay both: 18xx.games accepts the lay and is stuck after it (every lay
+    // on I3 and the pass refused; a player would undo). See `tests/legal.rs`.
+    ("18chesapeake-private-lay-no-second-lay-can-join", &[]),
 ];
 
 #[test]
