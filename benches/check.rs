@@ -13,27 +13,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+mod fixture_files;
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use fixture_files::{fixtures, shared};
 
 const TITLES: [&str; 3] = ["1830", "1836Jr30", "18Ireland"];
-
-fn shared() -> PathBuf {
-    std::env::var_os("RAILNOTE_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"))
-}
-
-fn fixtures(title: &str) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(shared().join("fixtures").join(title)) else {
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    files
-}
 
 /// A directory of `copies` copies of every fixture, made once per run.
 fn archive(copies: usize) -> Option<PathBuf> {

@@ -8,32 +8,15 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+mod fixture_files;
+
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use fixture_files::fixtures;
 use railnote::draw::map::{map_svg, MapOptions};
 use railnote::engine::Game;
 use railnote::replay::Replay;
 
 const TITLES: [&str; 2] = ["1836Jr30", "18Ireland"];
-
-fn fixtures(title: &str) -> Vec<PathBuf> {
-    let shared = std::env::var_os("RAILNOTE_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-    let dir = std::env::var_os("RAILNOTE_FIXTURES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| shared.join("fixtures"))
-        .join(title);
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("skipped: {} not found (set RAILNOTE_SHARED)", dir.display());
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    files
-}
 
 /// Every state of a fixture, from before the first action to the end.
 fn states(path: &Path) -> Vec<Game> {

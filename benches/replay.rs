@@ -1,36 +1,18 @@
 //! Import + replay of every 1836Jr30 and 18Ireland fixture (`<shared>/fixtures/<title>/*.json`; the shared
 //! directory is `$RAILNOTE_SHARED` or `../shared` beside the package). Skips when absent.
 
-use std::path::{Path, PathBuf};
+mod fixture_files;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-
-fn fixtures() -> Vec<PathBuf> {
-    let shared = std::env::var_os("RAILNOTE_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-    let root = std::env::var_os("RAILNOTE_FIXTURES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| shared.join("fixtures"));
-    let mut files: Vec<PathBuf> = Vec::new();
-    for title in ["1836Jr30", "18Ireland"] {
-        let dir = root.join(title);
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            eprintln!("skipped: {} not found (set RAILNOTE_SHARED)", dir.display());
-            continue;
-        };
-        files.extend(
-            entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|e| e == "json")),
-        );
-    }
-    files.sort();
-    files
-}
+use fixture_files::fixtures;
 
 fn replay_fixtures(c: &mut Criterion) {
-    for path in fixtures() {
+    let mut files: Vec<_> = ["1836Jr30", "18Ireland"]
+        .iter()
+        .flat_map(|t| fixtures(t))
+        .collect();
+    files.sort();
+    for path in files {
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
         let src = std::fs::read_to_string(&path).unwrap();
         c.bench_function(&format!("import/{name}"), |b| {

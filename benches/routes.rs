@@ -3,10 +3,12 @@
 //! position per fixture, then lets criterion time all positions of a fixture together.
 //! Fixtures come from `$RAILNOTE_SHARED/fixtures` (default `../shared`); skipped when absent.
 
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+mod fixture_files;
+
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use fixture_files::fixtures;
 use railnote::action::{Action, Entity};
 use railnote::engine::map::SearchLimits;
 use railnote::engine::Game;
@@ -15,26 +17,6 @@ use railnote::output::best_run;
 use railnote::replay::Replay;
 
 const TITLES: [&str; 2] = ["1836Jr30", "18Ireland"];
-
-fn fixtures(title: &str) -> Vec<PathBuf> {
-    let shared = std::env::var_os("RAILNOTE_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-    let dir = std::env::var_os("RAILNOTE_FIXTURES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| shared.join("fixtures"))
-        .join(title);
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("skipped: {} not found (set RAILNOTE_SHARED)", dir.display());
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    files
-}
 
 /// The state before every recorded run, with the running corporation and the action id.
 fn run_positions(name: &str, src: &str) -> Vec<(Game, CorpId, i64)> {

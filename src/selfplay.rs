@@ -157,20 +157,7 @@ pub fn choose(game: &Game, legal: &LegalActions, policy: Policy, rng: &mut Rng) 
     }
     // Self-play follows the printed rules where 18xx.games does not, unless nothing else is
     // left: its games are then legal by both.
-    let by_the_rules = LegalActions {
-        actions: legal
-            .actions
-            .iter()
-            .filter(|l| l.deviation.is_none())
-            .cloned()
-            .collect(),
-        ..legal.clone()
-    };
-    let legal = if by_the_rules.is_empty() {
-        legal
-    } else {
-        &by_the_rules
-    };
+    let legal = &preferring(legal, |l| l.deviation.is_none());
     let legal = &without_stuck_private_lays(game, legal);
     let legal = &within_safe_bids(game, legal);
     let title = game.title.self_play();
@@ -232,25 +219,29 @@ fn within_safe_bids(game: &Game, legal: &LegalActions) -> LegalActions {
 /// of two made together that no second lay can join (18Chesapeake C-P and B&S, 18Ireland DR
 /// and TDR must lay both). Everything is kept if nothing else would be.
 fn without_stuck_private_lays(game: &Game, legal: &LegalActions) -> LegalActions {
-    let kept: Vec<LegalAction> = legal
-        .actions
-        .iter()
-        .filter(|l| {
-            if !matches!(
-                l.action,
-                Action::LayTile {
-                    entity: Entity::Company(_),
-                    ..
-                }
-            ) {
-                return true;
+    preferring(legal, |l| {
+        if !matches!(
+            l.action,
+            Action::LayTile {
+                entity: Entity::Company(_),
+                ..
             }
-            let mut next = game.clone();
-            next.process(&l.action).is_ok()
-                && (next.finished || !without_ending_by_hand(&next.legal_actions()).is_empty())
-        })
-        .cloned()
-        .collect();
+        ) {
+            return true;
+        }
+        let mut next = game.clone();
+        next.process(&l.action).is_ok()
+            && (next.finished || !without_ending_by_hand(&next.legal_actions()).is_empty())
+    })
+}
+
+/// The actions `keep` accepts, or all of them if it accepts none (a preference, never a dead
+/// end of self-play's own making).
+pub(crate) fn preferring(
+    legal: &LegalActions,
+    keep: impl FnMut(&&LegalAction) -> bool,
+) -> LegalActions {
+    let kept: Vec<LegalAction> = legal.actions.iter().filter(keep).cloned().collect();
     LegalActions {
         actions: if kept.is_empty() {
             legal.actions.clone()

@@ -2,46 +2,22 @@
 //! `tests/data/authoring/` and what each command says about them.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 use std::sync::Arc;
 
 use railnote::notation::parse;
 use railnote::replay::notation::{play, GameRejected, Played};
 
-use crate::common::{render, KEEP_GOING};
-
-fn railnote(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_railnote"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use crate::common::{
+    code, railnote, railnote_with_stdin, render, scratch_in, stderr, stdout, KEEP_GOING,
+};
 
 /// A hand-written file of `tests/data/authoring/`, relative to the package.
 fn data(name: &str) -> String {
     format!("tests/data/authoring/{name}")
 }
 
-/// A scratch file for this test (a unique name under the target directory).
 fn scratch(name: &str, content: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("authoring");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, content).unwrap();
-    path
+    scratch_in("authoring", name, content)
 }
 
 /// Issue 14, point 1: `--at` replays a notation file only up to the state asked for, so the
@@ -392,26 +368,6 @@ fn keep_going_reports_each_mistake_once() {
     insta::assert_snapshot!("keep_going_json", stdout(&o));
 }
 
-/// Runs the binary with `input` on its standard input.
-fn railnote_stdin(args: &[&str], input: &str) -> Output {
-    use std::io::Write as _;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_railnote"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
 /// Issue 14, point 7: `-` is standard input for every command that reads a game, `convert`
 /// infers the direction, `fmt --check` says where a file is not canonical, `fmt` on a JSON log
 /// says what it is, completions and the manual page come from the command line's definitions,
@@ -429,14 +385,14 @@ fn everyday_conventions() {
         vec!["fmt", "--check", "-"],
         vec!["convert", "-"],
     ] {
-        let o = railnote_stdin(&args, &opening);
+        let o = railnote_with_stdin(&args, &opening);
         assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
         assert!(
             !o.stdout.is_empty() || args.contains(&"--check"),
             "{args:?}"
         );
     }
-    let o = railnote_stdin(&["check", "-"], &opening);
+    let o = railnote_with_stdin(&["check", "-"], &opening);
     assert_eq!(
         stdout(&o).lines().next().unwrap_or(""),
         "<stdin>: ok (1 game(s), 52 actions, ends in OR 3.1)"
@@ -446,10 +402,10 @@ fn everyday_conventions() {
     let json = railnote(&["convert", &data("opening.rn")]);
     assert_eq!(code(&json), 0, "{}", stderr(&json));
     assert!(stdout(&json).starts_with('{'));
-    let back = railnote_stdin(&["convert", "-"], &stdout(&json));
+    let back = railnote_with_stdin(&["convert", "-"], stdout(&json));
     assert_eq!(code(&back), 0, "{}", stderr(&back));
     assert!(stdout(&back).starts_with("[Title \"1836Jr30\"]"));
-    let again = railnote_stdin(&["convert", "-", "--to", "json"], &stdout(&back));
+    let again = railnote_with_stdin(&["convert", "-", "--to", "json"], stdout(&back));
     assert_eq!(stdout(&again), stdout(&json));
 
     // `fmt --check`.
@@ -534,7 +490,7 @@ fn output_is_consistent() {
         std::fs::read_to_string(data("opening.rn")).unwrap(),
         std::fs::read_to_string(data("passes.rn")).unwrap()
     );
-    let o = railnote_stdin(&["replay", "-", "--format", "json"], &two);
+    let o = railnote_with_stdin(&["replay", "-", "--format", "json"], &two);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let all: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
     assert_eq!(all.as_array().map(Vec::len), Some(2));
@@ -610,7 +566,7 @@ fn converted_runs_carry_their_revenue() {
     assert_eq!(runs.len(), run_actions, "{runs:?}");
     assert!(runs.iter().all(|r| r.contains('=')), "{runs:?}");
     assert!(notation.contains("Nord: 57 H4 r5, tok H4 s0, run 2:I3-I5-H4=50, pay"));
-    let c = railnote_stdin(&["check", "-"], &notation);
+    let c = railnote_with_stdin(&["check", "-"], &notation);
     assert_eq!(code(&c), 0, "{}", stdout(&c));
 }
 

@@ -3,9 +3,11 @@
 //! summary's counts.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
+
+use crate::common::{code, railnote_command, stderr, stdout};
 
 fn manifest() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -14,20 +16,12 @@ fn manifest() -> &'static Path {
 /// Runs `railnote` in `dir` (so that the paths it prints are relative and the snapshots do not
 /// depend on where the package is).
 fn check_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_railnote"))
+    railnote_command()
         .arg("check")
         .args(args)
         .current_dir(dir)
         .output()
         .unwrap()
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// The text output with the time figures of the summary masked (they are the only figures
@@ -152,9 +146,9 @@ fn a_directory_tree_is_walked_in_name_order_and_summarised() {
     let root = fresh("tree");
     archive(&root);
     let out = check_in(&root, &["club", "extra.json"]);
-    assert_eq!(code(&out), 1, "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
     // Not a terminal: no progress bar, nothing on stderr.
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(stderr(&out), "");
     insta::assert_snapshot!(masked(&stdout(&out)));
 }
 
@@ -285,7 +279,7 @@ fn strict_rules_jobs_and_nothing_to_check() {
          0 actions replayed, 0 deviation warning(s), in [time] s ([rate] actions/s)"
     );
     assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
+        stderr(&out),
         "railnote: no game files found (1 other files skipped)\n"
     );
 }

@@ -1,28 +1,12 @@
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
-use crate::common::{fixtures, shared_dir};
-
-fn railnote(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_railnote"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().unwrap()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use crate::common::{code, fixtures, railnote, scratch_in, shared_dir, stderr, stdout};
 
 fn stdout_json(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(out)))
 }
 
 /// The 18Ireland notation opening with its `Seed` tag taken out: it states only its setup.
@@ -37,13 +21,8 @@ fn seedless_opening(name: &str) -> PathBuf {
     scratch(name, &setup_only)
 }
 
-/// A scratch file for this test (a unique name under the target directory).
 fn scratch(name: &str, content: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, content).unwrap();
-    path
+    scratch_in("cli", name, content)
 }
 
 const OUT_OF_TURN: &str = r#"{
@@ -83,7 +62,7 @@ fn selfplay_plays_18ireland_and_refuses_unknown_titles() {
         "text",
     ]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = stdout(&out);
     assert!(text.starts_with("seed 9: finished after "), "{text}");
     assert!(text.contains("(bank)"), "{text}");
     let out = railnote(&["selfplay", "--title", "1817", "-o", "/dev/null"]);
@@ -101,7 +80,7 @@ fn converting_a_stated_setup_without_its_seed_is_refused() {
     let out = railnote(&["convert", file, "--to", "json"]);
     assert_eq!(code(&out), 1);
     assert!(out.stdout.is_empty());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("add the `Seed` tag"));
+    assert!(stderr(&out).contains("add the `Seed` tag"));
 }
 
 /// `moves` and `routes` read notation files as `replay` does, including games that state
@@ -112,7 +91,7 @@ fn moves_and_routes_read_notation_files() {
     let scenario = root.join("samples/scenarios/president-sale.rn");
     let out = railnote(&["moves", scenario.to_str().unwrap(), "--at", "23"]);
     assert_eq!(code(&out), 0);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = stdout(&out);
     assert!(
         text.starts_with("SR 3 (phase 2) after 23 actions; waiting for Ann"),
         "{text}"
@@ -123,7 +102,7 @@ fn moves_and_routes_read_notation_files() {
     let out = railnote(&[
         "routes", file, "--at", "31", "--corp", "DKR", "--format", "json",
     ]);
-    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["total"], 40);
     assert_eq!(
@@ -139,7 +118,7 @@ fn moves_and_routes_read_notation_files() {
     );
     let out = railnote(&["moves", bad.to_str().unwrap()]);
     assert_eq!(code(&out), 1);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("rules::"));
+    assert!(stderr(&out).contains("rules::"));
 }
 
 #[test]
@@ -226,7 +205,7 @@ fn at_0_prints_the_initial_state() {
     assert_eq!(json["players"][1]["cash"], 900);
     assert_eq!(json["bank_cash"], 4200);
     let out = railnote(&["replay", path.to_str().unwrap(), "--at", "0"]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = stdout(&out);
     assert!(text.contains("round PR  phase 2  bank 4200"), "{text}");
 }
 
@@ -292,7 +271,7 @@ fn deviations_are_warnings_and_strict_rules_refuse_them() {
 
     let text = railnote(&["replay", log]);
     assert_eq!(code(&text), 0, "{}", stderr(&text));
-    let standings = String::from_utf8_lossy(&text.stdout).into_owned();
+    let standings = stdout(&text);
     assert!(
         standings.ends_with(
             "\n1 move(s) break a printed rule that 18xx.games does not enforce; railnote \
@@ -339,7 +318,7 @@ fn deviations_are_warnings_and_strict_rules_refuse_them() {
 
     let check = railnote(&["check", log]);
     assert_eq!(code(&check), 0);
-    let lines = String::from_utf8_lossy(&check.stdout).into_owned();
+    let lines = stdout(&check);
     let lines: Vec<&str> = lines.lines().collect();
     assert!(
         lines[0].ends_with(": ok (59 actions, 1 deviation warning)"),
@@ -355,7 +334,7 @@ fn deviations_are_warnings_and_strict_rules_refuse_them() {
     // The same game in the notation: the warning points at the move.
     let notation = railnote(&["convert", log, "--to", "notation"]);
     assert_eq!(code(&notation), 0, "{}", stderr(&notation));
-    let rn = scratch("emergency.rn", &String::from_utf8_lossy(&notation.stdout));
+    let rn = scratch("emergency.rn", &stdout(&notation));
     let rn = rn.to_str().unwrap();
     let replayed = railnote(&["replay", rn, "--format", "json"]);
     assert_eq!(code(&replayed), 0, "{}", stderr(&replayed));

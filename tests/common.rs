@@ -1,5 +1,6 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
 
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
 
@@ -65,3 +66,56 @@ pub const KEEP_GOING: railnote::replay::notation::PlayOptions =
         keep_going: true,
         strict_rules: false,
     };
+
+/// The `railnote` binary, run in the package directory.
+pub fn railnote_command() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_railnote"));
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    command
+}
+
+/// Runs `railnote` with these arguments in the package directory.
+pub fn railnote(args: &[&str]) -> Output {
+    railnote_command().args(args).output().unwrap()
+}
+
+/// Runs `railnote` with `input` on its standard input.
+pub fn railnote_with_stdin(args: &[&str], input: impl AsRef<[u8]>) -> Output {
+    let mut child = railnote_command()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_ref())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// The exit code (the process exited, it was not killed by a signal).
+pub fn code(out: &Output) -> i32 {
+    out.status.code().expect("exited, not killed by a signal")
+}
+
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A scratch file `name` in the folder `module` under the target's temporary directory (one
+/// folder per test module, so that names do not collide).
+pub fn scratch_in(module: &str, name: &str, content: impl AsRef<[u8]>) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(module);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, content).unwrap();
+    path
+}

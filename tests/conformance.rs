@@ -544,41 +544,22 @@ fn ireland_fixtures_match_the_reference_engine() {
     }
 }
 
-/// The 1830 reference games, their processed actions and their ends: every state equal to the
-/// trace's, and each game ends with its stored result and end reason (a bank break and two
-/// bankruptcies; the privates' tile lays and teleport token, `multiple_brown_from_ipo`).
-const GAMES_1830: &[(&str, usize, &str)] = &[
-    ("1830_game_end_bank.json", 548, "bank"),
-    ("26855.json", 502, "bankrupt"),
-    ("29133.json", 334, "bankrupt"),
+/// A reference game of the 1830 family: its file, its processed actions, its end reason and
+/// the deviation warnings its replay gives, in order.
+type FamilyGame = (&'static str, usize, &'static str, &'static [&'static str]);
+
+/// The 1830 reference games (a bank break and two bankruptcies; the privates' tile lays and
+/// teleport token, `multiple_brown_from_ipo`).
+const GAMES_1830: &[FamilyGame] = &[
+    ("1830_game_end_bank.json", 548, "bank", &[]),
+    ("26855.json", 502, "bankrupt", &[]),
+    ("29133.json", 334, "bankrupt", &[]),
 ];
 
-#[test]
-fn fixtures_1830_match_the_reference_engine() {
-    let Some(shared) = shared_dir() else { return };
-    for &(name, actions, end) in GAMES_1830 {
-        let path = shared.join("fixtures/1830").join(name);
-        let found = compare(&path, &trace_path_of(&shared, "1830", &path));
-        assert!(
-            matches!(found.verdict, Verdict::Agrees),
-            "{name}: {:?}",
-            found.verdict
-        );
-        assert_eq!((found.actions, found.states), (actions, actions), "{name}");
-        let src = std::fs::read_to_string(&path).unwrap();
-        let log = log::read(name, &src).unwrap_or_else(|e| panic!("{}", render(&e)));
-        let game = replay(&log).unwrap_or_else(|e| panic!("{}", render(&e)));
-        let report = ScoreReport::new(&game, &log);
-        assert!(report.finished, "{name}: the game did not finish");
-        assert_eq!(report.result, stored_result(&log), "{name}");
-        assert_eq!(report.game_end_reason.as_deref(), Some(end), "{name}");
-    }
-}
-
-/// The 1889 reference games, their processed actions and their ends (a bankruptcy in a 2020
-/// game whose routes are stated by their hexes, one of them through a full city, which
-/// 18xx.games takes as stated: a deviation; a bank break with MF's port laid by its owner).
-const GAMES_1889: &[(&str, usize, &str, &[&str])] = &[
+/// The 1889 reference games (a bankruptcy in a 2020 game whose routes are stated by their
+/// hexes, one of them through a full city, which 18xx.games takes as stated: a deviation; a
+/// bank break with MF's port laid by its owner).
+const GAMES_1889: &[FamilyGame] = &[
     ("314.json", 457, "bankrupt", &["deviation::unchecked_route"]),
     ("962.json", 446, "bank", &[]),
     // Ended by 18xx.games' End Game button.
@@ -596,12 +577,46 @@ const GAMES_1889: &[(&str, usize, &str, &[&str])] = &[
     ),
 ];
 
+/// The 18Chesapeake reference games (a bankruptcy and three bank breaks; CV's drawn
+/// presidency, C-P's and B&S's lays, trains exported at the end of each set, bids committed
+/// only while leading).
+const GAMES_CHESAPEAKE: &[FamilyGame] = &[
+    ("1277.json", 424, "bankrupt", &[]),
+    ("14377.json", 487, "bank", &[]),
+    ("1905.json", 543, "bank", &[]),
+    ("3055.json", 602, "bank", &[]),
+    // The two-player game (30% presidents, market certificates removed by purchases, the IPO
+    // moved to the market at float), ended by 18xx.games' End Game button.
+    (
+        "22383.json",
+        83,
+        "manually_ended",
+        &["deviation::game_ended_by_hand"],
+    ),
+];
+
+#[test]
+fn fixtures_1830_match_the_reference_engine() {
+    family_fixtures_match_the_reference_engine("1830", GAMES_1830);
+}
+
 #[test]
 fn fixtures_1889_match_the_reference_engine() {
+    family_fixtures_match_the_reference_engine("1889", GAMES_1889);
+}
+
+#[test]
+fn fixtures_18chesapeake_match_the_reference_engine() {
+    family_fixtures_match_the_reference_engine("18Chesapeake", GAMES_CHESAPEAKE);
+}
+
+/// Every state of each game equal to the trace's, and each game ends with exactly its stored
+/// result, its end reason and its deviation warnings.
+fn family_fixtures_match_the_reference_engine(title: &str, games: &[FamilyGame]) {
     let Some(shared) = shared_dir() else { return };
-    for &(name, actions, end, deviations) in GAMES_1889 {
-        let path = shared.join("fixtures/1889").join(name);
-        let found = compare(&path, &trace_path_of(&shared, "1889", &path));
+    for &(name, actions, end, deviations) in games {
+        let path = shared.join("fixtures").join(title).join(name);
+        let found = compare(&path, &trace_path_of(&shared, title, &path));
         assert!(
             matches!(found.verdict, Verdict::Agrees),
             "{name}: {:?}",
@@ -618,41 +633,6 @@ fn fixtures_1889_match_the_reference_engine() {
         assert_eq!(report.game_end_reason.as_deref(), Some(end), "{name}");
         let rules: Vec<&str> = replayed.warnings.iter().map(|w| w.rule()).collect();
         assert_eq!(rules, deviations, "{name}");
-    }
-}
-
-/// The 18Chesapeake reference games, their processed actions and their ends (a bankruptcy and
-/// three bank breaks; CV's drawn presidency, C-P's and B&S's lays, trains exported at the end
-/// of each set, bids committed only while leading).
-const GAMES_CHESAPEAKE: &[(&str, usize, &str)] = &[
-    ("1277.json", 424, "bankrupt"),
-    ("14377.json", 487, "bank"),
-    ("1905.json", 543, "bank"),
-    ("3055.json", 602, "bank"),
-    // The two-player game (30% presidents, market certificates removed by purchases, the IPO
-    // moved to the market at float), ended by 18xx.games' End Game button.
-    ("22383.json", 83, "manually_ended"),
-];
-
-#[test]
-fn fixtures_18chesapeake_match_the_reference_engine() {
-    let Some(shared) = shared_dir() else { return };
-    for &(name, actions, end) in GAMES_CHESAPEAKE {
-        let path = shared.join("fixtures/18Chesapeake").join(name);
-        let found = compare(&path, &trace_path_of(&shared, "18Chesapeake", &path));
-        assert!(
-            matches!(found.verdict, Verdict::Agrees),
-            "{name}: {:?}",
-            found.verdict
-        );
-        assert_eq!((found.actions, found.states), (actions, actions), "{name}");
-        let src = std::fs::read_to_string(&path).unwrap();
-        let log = log::read(name, &src).unwrap_or_else(|e| panic!("{}", render(&e)));
-        let game = replay(&log).unwrap_or_else(|e| panic!("{}", render(&e)));
-        let report = ScoreReport::new(&game, &log);
-        assert!(report.finished, "{name}: the game did not finish");
-        assert_eq!(report.result, stored_result(&log), "{name}");
-        assert_eq!(report.game_end_reason.as_deref(), Some(end), "{name}");
     }
 }
 
@@ -840,8 +820,7 @@ fn reference_moves_replay_with_the_reference_state() {
 /// sale in the train step and the bid during an auction are variants of the fixtures.)
 #[test]
 fn engine_only_moves_are_refused_with_the_printed_rule() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reference");
-    for (name, code, message) in [
+    refused_at_their_last_move(&[
         (
             "jr30-train-at-the-limit",
             "rules::train",
@@ -860,25 +839,13 @@ fn engine_only_moves_are_refused_with_the_printed_rule() {
             "B cannot end the game: 18xx.games' End Game button ends it for a player, or for \
              the corporation whose turn it is (the printed rules have no move that ends a game)",
         ),
-    ] {
-        let src = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();
-        let log = log::read(name, &src).unwrap();
-        let Err(ReplayError::Illegal(e)) = replay(&log) else {
-            panic!("{name}: accepted");
-        };
-        assert_eq!(
-            (e.index, e.rule(), e.violation.to_string()),
-            (log.actions.len(), code, message.to_string()),
-            "{name}"
-        );
-    }
+    ]);
 }
 
 /// Moves the reference refuses (`check.rb` rejects them at the last action) are refused.
 #[test]
 fn moves_the_reference_refuses_are_refused() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reference");
-    for (name, code, message) in [
+    refused_at_their_last_move(&[
         (
             "1830-private-sale-in-the-first-stock-round",
             "rules::company",
@@ -912,7 +879,14 @@ fn moves_the_reference_refuses_are_refused() {
             "rules::track",
             "H4 is not connected to the corporation's network",
         ),
-    ] {
+    ]);
+}
+
+/// Each log of `tests/data/reference` (name, rule code, message) is refused at its last
+/// move with exactly that rule and message.
+fn refused_at_their_last_move(cases: &[(&str, &str, &str)]) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reference");
+    for &(name, code, message) in cases {
         let src = std::fs::read_to_string(dir.join(format!("{name}.json"))).unwrap();
         let log = log::read(name, &src).unwrap();
         let Err(ReplayError::Illegal(e)) = replay(&log) else {

@@ -318,14 +318,7 @@ pub(crate) fn board_after(n: usize) -> (Vec<String>, usize) {
 
 /// The commands: exit codes, outputs by extension, the mistakes people make.
 mod cli {
-    use std::process::{Command, Output};
-
-    fn railnote(args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_railnote"))
-            .args(args)
-            .output()
-            .unwrap()
-    }
+    use crate::common::{railnote, stderr};
 
     fn sample(name: &str) -> String {
         format!("{}/samples/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -335,10 +328,6 @@ mod cli {
         let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("draw-cli");
         std::fs::create_dir_all(&dir).unwrap();
         dir.join(name).display().to_string()
-    }
-
-    fn stderr(o: &Output) -> String {
-        String::from_utf8_lossy(&o.stderr).into_owned()
     }
 
     #[test]

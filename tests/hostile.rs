@@ -7,7 +7,7 @@
 //! (`fuzz/README.md`).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use railnote::action::{Action, BidTarget, Entity};
 use railnote::engine::{Game, GameOptions, GameSetup, RuleViolation};
@@ -15,7 +15,9 @@ use railnote::ids::{CompanyId, CorpId, Money, PlayerId, ShareId};
 use railnote::log::ProblemKind;
 use railnote::notation::parse;
 
-use crate::common::render;
+use crate::common::{
+    code, railnote, railnote_command, railnote_with_stdin, render, scratch_in, stderr, stdout,
+};
 
 #[path = "hostile/mutate.rs"]
 mod mutate;
@@ -32,51 +34,13 @@ fn data_text(file: &str) -> String {
     String::from_utf8(std::fs::read(data(file)).unwrap()).unwrap()
 }
 
-/// A scratch file for this module (a unique name under the target directory).
 fn scratch(name: &str, content: &[u8]) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, content).unwrap();
-    path
-}
-
-fn railnote() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_railnote"))
-}
-
-fn run(args: &[&str]) -> Output {
-    railnote().args(args).output().unwrap()
-}
-
-fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
-    use std::io::Write as _;
-    let mut child = railnote()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().expect("exited, not killed by a signal")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    scratch_in("hostile", name, content)
 }
 
 /// The first line of standard output (`check` follows its lines with a summary).
 fn first_line(out: &Output) -> String {
     stdout(out).lines().next().unwrap_or_default().to_string()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 fn path_str(p: &Path) -> &str {
@@ -97,7 +61,7 @@ fn json_cut_inside_a_character_is_a_syntax_error() {
     assert_eq!((p.span.offset, p.span.len), (2, 2));
     assert_eq!(p.label, "EOF while parsing a string");
     insta::assert_snapshot!(render(&e));
-    let out = run(&["check", path_str(&data("json-cut-after-e-acute.json"))]);
+    let out = railnote(&["check", path_str(&data("json-cut-after-e-acute.json"))]);
     assert_eq!(code(&out), 1);
     assert!(
         stdout(&out).contains("error[log::syntax]"),
@@ -162,7 +126,7 @@ fn ten_thousand_nested_variations_are_refused() {
             &["convert", "--to", "json"],
         ] {
             let args: Vec<&str> = command.iter().copied().chain([path_str(&path)]).collect();
-            let out = run(&args);
+            let out = railnote(&args);
             assert_eq!(code(&out), 1, "{args:?}: {}", stderr(&out));
         }
     }
@@ -267,7 +231,7 @@ fn many_syntax_errors_show_the_first_twenty() {
     let shown = pipeline::rendered(&e);
     assert_eq!(shown.matches("notation::unknown_keyword").count(), 20);
     let path = scratch("many.rn", text.as_bytes());
-    let out = run(&["check", path_str(&path)]);
+    let out = railnote(&["check", path_str(&path)]);
     assert_eq!(code(&out), 1);
     assert_eq!(
         first_line(&out),
@@ -276,7 +240,7 @@ fn many_syntax_errors_show_the_first_twenty() {
             path.display()
         )
     );
-    let out = run(&["fmt", path_str(&path)]);
+    let out = railnote(&["fmt", path_str(&path)]);
     assert_eq!(code(&out), 1);
     assert!(out.stderr.len() < 20_000, "{} bytes", out.stderr.len());
 }
@@ -477,11 +441,11 @@ fn a_byte_order_mark_before_a_log_is_skipped() {
     let bytes = std::fs::read(&bom).unwrap();
     assert!(bytes.starts_with(b"\xEF\xBB\xBF{"));
     let plain = scratch("no-bom.json", &bytes[3..]);
-    let with = run(&["replay", path_str(&bom), "--format", "json"]);
-    let without = run(&["replay", path_str(&plain), "--format", "json"]);
+    let with = railnote(&["replay", path_str(&bom), "--format", "json"]);
+    let without = railnote(&["replay", path_str(&plain), "--format", "json"]);
     assert_eq!(code(&with), 0, "{}", stderr(&with));
     assert_eq!(stdout(&with), stdout(&without));
-    let out = run(&["check", path_str(&bom)]);
+    let out = railnote(&["check", path_str(&bom)]);
     assert_eq!(
         first_line(&out),
         format!("{}: ok (0 actions)", bom.display())
@@ -492,7 +456,7 @@ fn a_byte_order_mark_before_a_log_is_skipped() {
     )
     .unwrap();
     let notation = scratch("bom.rn", &[&b"\xEF\xBB\xBF"[..], &sample].concat());
-    assert_eq!(code(&run(&["check", path_str(&notation)])), 0);
+    assert_eq!(code(&railnote(&["check", path_str(&notation)])), 0);
 }
 
 /// An empty file was "legal" (exit 0, no output): it is no game.
@@ -500,7 +464,7 @@ fn a_byte_order_mark_before_a_log_is_skipped() {
 fn an_empty_file_is_an_error() {
     let empty = data("empty.rn");
     assert_eq!(std::fs::metadata(&empty).unwrap().len(), 0);
-    let out = run(&["check", path_str(&empty)]);
+    let out = railnote(&["check", path_str(&empty)]);
     assert_eq!(code(&out), 1);
     assert_eq!(
         first_line(&out),
@@ -518,7 +482,7 @@ fn an_empty_file_is_an_error() {
         &["view", "-o", path_str(&page)],
     ] {
         let args: Vec<&str> = args.iter().copied().chain([path_str(&empty)]).collect();
-        let out = run(&args);
+        let out = railnote(&args);
         assert_eq!(code(&out), 1, "{args:?}");
         assert!(
             stderr(&out).contains("no game in the file"),
@@ -527,7 +491,7 @@ fn an_empty_file_is_an_error() {
         );
     }
     // The pictures say which problem it is.
-    let out = run(&["transcript", path_str(&empty)]);
+    let out = railnote(&["transcript", path_str(&empty)]);
     assert!(
         stderr(&out).contains("notation::no_game"),
         "{}",
@@ -535,8 +499,8 @@ fn an_empty_file_is_an_error() {
     );
     // Comments only are no game either; formatting them is fine.
     let comments = scratch("comments.rn", b"{nothing here yet}\n");
-    assert_eq!(code(&run(&["replay", path_str(&comments)])), 1);
-    assert_eq!(code(&run(&["fmt", path_str(&comments)])), 0);
+    assert_eq!(code(&railnote(&["replay", path_str(&comments)])), 1);
+    assert_eq!(code(&railnote(&["fmt", path_str(&comments)])), 0);
 }
 
 /// `-` is standard input, for every command that reads a file.
@@ -546,20 +510,20 @@ fn dash_reads_standard_input() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/1836jr30-notation-opening.rn"),
     )
     .unwrap();
-    let out = run_with_stdin(&["check", "-"], &sample);
+    let out = railnote_with_stdin(&["check", "-"], &sample);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(
         stdout(&out).starts_with("<stdin>: ok (1 game(s), "),
         "{}",
         stdout(&out)
     );
-    let out = run_with_stdin(&["replay", "-", "--format", "json"], &sample);
+    let out = railnote_with_stdin(&["replay", "-", "--format", "json"], &sample);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let out = run_with_stdin(&["fmt", "-"], &sample);
+    let out = railnote_with_stdin(&["fmt", "-"], &sample);
     assert_eq!(code(&out), 0);
-    let out = run_with_stdin(&["convert", "-", "--to", "json"], &sample);
+    let out = railnote_with_stdin(&["convert", "-", "--to", "json"], &sample);
     assert_eq!(code(&out), 0);
-    let out = run_with_stdin(&["transcript", "-"], &sample);
+    let out = railnote_with_stdin(&["transcript", "-"], &sample);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(
         stdout(&out).starts_with("== Private Auction =="),
@@ -567,14 +531,14 @@ fn dash_reads_standard_input() {
         stdout(&out)
     );
     let picture = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile/stdin.svg");
-    let out = run_with_stdin(&["map", "-", "-o", path_str(&picture)], &sample);
+    let out = railnote_with_stdin(&["map", "-", "-o", path_str(&picture)], &sample);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     // A diagnostic names it.
-    let out = run_with_stdin(&["replay", "-"], b"Ann: frob\n");
+    let out = railnote_with_stdin(&["replay", "-"], b"Ann: frob\n");
     assert_eq!(code(&out), 1);
     assert!(stderr(&out).contains("<stdin>"), "{}", stderr(&out));
     // `fmt --write -` has no file to rewrite.
-    let out = run_with_stdin(&["fmt", "--write", "-"], &sample);
+    let out = railnote_with_stdin(&["fmt", "--write", "-"], &sample);
     assert_eq!(code(&out), 2);
     assert!(!Path::new("-").exists());
 }
@@ -583,7 +547,7 @@ fn dash_reads_standard_input() {
 fn with_closed(args: &[&str], close_stderr: bool) -> i32 {
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
-    let mut command = railnote();
+    let mut command = railnote_command();
     command.args(args).stdin(Stdio::null());
     if close_stderr {
         command.stdout(writer.try_clone().unwrap()).stderr(writer);
@@ -648,7 +612,7 @@ fn io_and_usage_errors_exit_2_and_say_what() {
         &["view", "-o", path_str(&page)],
     ] {
         let command: Vec<&str> = command.iter().copied().chain([path_str(&dir)]).collect();
-        let out = run(&command);
+        let out = railnote(&command);
         assert_eq!(code(&out), 2, "{command:?}");
         assert!(
             stderr(&out).contains(&format!("{}: Is a directory", dir.display())),
@@ -659,7 +623,7 @@ fn io_and_usage_errors_exit_2_and_say_what() {
     // `check` walks a directory (tests/check.rs); a path that is not there is an I/O error,
     // and the next path is still checked.
     let missing = dir.join("no-such-file.json");
-    let out = run(&["check", path_str(&missing), path_str(&sample)]);
+    let out = railnote(&["check", path_str(&missing), path_str(&sample)]);
     assert_eq!(code(&out), 2);
     let lines: Vec<String> = stdout(&out).lines().map(String::from).collect();
     assert_eq!(lines.len(), 4, "two files and the summary");
@@ -677,7 +641,7 @@ fn io_and_usage_errors_exit_2_and_say_what() {
     std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o000);
     std::fs::set_permissions(&locked, permissions).unwrap();
     if std::fs::read(&locked).is_err() {
-        let out = run(&["replay", path_str(&locked)]);
+        let out = railnote(&["replay", path_str(&locked)]);
         assert_eq!(code(&out), 2);
         assert!(
             stderr(&out).contains("Permission denied"),
@@ -689,7 +653,7 @@ fn io_and_usage_errors_exit_2_and_say_what() {
     }
     // Output into a directory that does not exist.
     let missing = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("no/such/dir/out.rn");
-    let out = run(&[
+    let out = railnote(&[
         "convert",
         path_str(&sample),
         "--to",
@@ -717,7 +681,7 @@ fn io_and_usage_errors_exit_2_and_say_what() {
             .copied()
             .chain([path_str(&sample), "-o", path_str(&missing)])
             .collect();
-        let out = run(&args);
+        let out = railnote(&args);
         assert_eq!(code(&out), 2, "{args:?}");
         assert_eq!(
             stderr(&out),
@@ -728,35 +692,35 @@ fn io_and_usage_errors_exit_2_and_say_what() {
             "{args:?}"
         );
     }
-    let out = run(&["view", path_str(&sample), "-o", "/dev/full"]);
+    let out = railnote(&["view", path_str(&sample), "-o", "/dev/full"]);
     assert_eq!(code(&out), 2);
     assert_eq!(
         stderr(&out),
         "railnote: /dev/full: No space left on device (os error 28)\n"
     );
     // --trace to a full disk names the file.
-    let out = run(&["replay", path_str(&sample), "--trace", "/dev/full"]);
+    let out = railnote(&["replay", path_str(&sample), "--trace", "/dev/full"]);
     assert_eq!(code(&out), 2);
     assert_eq!(
         stderr(&out),
         "railnote: /dev/full: No space left on device (os error 28)\n"
     );
     // --at out of range, and negative.
-    let out = run(&["replay", path_str(&sample), "--at", "100000"]);
+    let out = railnote(&["replay", path_str(&sample), "--at", "100000"]);
     assert_eq!(code(&out), 2);
     assert!(
         stderr(&out).starts_with("railnote: --at 100000: no such state (the log has "),
         "{}",
         stderr(&out)
     );
-    let out = run(&["replay", path_str(&sample), "--at=-1"]);
+    let out = railnote(&["replay", path_str(&sample), "--at=-1"]);
     assert_eq!(code(&out), 2);
     assert!(
         stderr(&out).contains("invalid value '-1' for '--at <N|line:L|ROUND>'"),
         "{}",
         stderr(&out)
     );
-    let out = run(&["moves", path_str(&sample), "--at=-1"]);
+    let out = railnote(&["moves", path_str(&sample), "--at=-1"]);
     assert_eq!(code(&out), 2);
     assert!(
         stderr(&out).contains("`-1` is not a state"),
@@ -765,7 +729,7 @@ fn io_and_usage_errors_exit_2_and_say_what() {
     );
     let picture = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile/at.svg");
     for at in ["--at=100000", "--at=OR 99.1"] {
-        let out = run(&["map", path_str(&sample), at, "-o", path_str(&picture)]);
+        let out = railnote(&["map", path_str(&sample), at, "-o", path_str(&picture)]);
         assert_eq!(code(&out), 2, "{at}");
         let shown = at.trim_start_matches("--at=");
         assert!(
@@ -776,7 +740,7 @@ fn io_and_usage_errors_exit_2_and_say_what() {
             stderr(&out)
         );
     }
-    let out = run(&[
+    let out = railnote(&[
         "map",
         path_str(&sample),
         "--at=-1",
@@ -856,10 +820,10 @@ fn a_huge_name_is_quoted_short() {
     assert!(shown.len() < 8000, "{} bytes: {shown}", shown.len());
     assert!(shown.contains(&format!("{}…", "N".repeat(60))), "{shown}");
     let path = scratch("long-name.json", log.as_bytes());
-    let out = run(&["check", path_str(&path)]);
+    let out = railnote(&["check", path_str(&path)]);
     assert_eq!(code(&out), 1);
     assert!(out.stdout.len() < 8000, "{} bytes", out.stdout.len());
-    let out = run(&["replay", path_str(&path), "--format", "json"]);
+    let out = railnote(&["replay", path_str(&path), "--format", "json"]);
     assert_eq!(code(&out), 1);
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let message = report["error"]["message"].as_str().unwrap();
@@ -871,7 +835,7 @@ fn a_huge_name_is_quoted_short() {
     let path = scratch("long-type.json", typed.as_bytes());
     for args in [&["check"][..], &["replay"], &["replay", "--format", "json"]] {
         let args: Vec<&str> = args.iter().copied().chain([path_str(&path)]).collect();
-        let out = run(&args);
+        let out = railnote(&args);
         assert_eq!(code(&out), 1, "{args:?}");
         assert!(
             out.stdout.len() + out.stderr.len() < 8000,
@@ -890,7 +854,7 @@ fn a_huge_name_is_quoted_short() {
     let path = scratch("long-rule.json", rule.as_bytes());
     for args in [&["check"][..], &["replay"], &["replay", "--format", "json"]] {
         let args: Vec<&str> = args.iter().copied().chain([path_str(&path)]).collect();
-        let out = run(&args);
+        let out = railnote(&args);
         assert_eq!(code(&out), 1, "{args:?}");
         assert!(
             out.stdout.len() + out.stderr.len() < 8000,
@@ -916,7 +880,7 @@ fn a_hostile_name_is_drawn_as_text() {
     assert_ne!(log, sample);
     let path = scratch("hostile-name.json", log.as_bytes());
     let html = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hostile/hostile-name.html");
-    let out = run(&["view", path_str(&path), "-o", path_str(&html)]);
+    let out = railnote(&["view", path_str(&path), "-o", path_str(&html)]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let page = std::fs::read_to_string(&html).unwrap();
     // The template's two scripts, and no other.
@@ -936,7 +900,7 @@ fn a_hostile_name_is_drawn_as_text() {
         let picture = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
             .join("hostile")
             .join(file);
-        let out = run(&["chart", path_str(&path), what, "-o", path_str(&picture)]);
+        let out = railnote(&["chart", path_str(&path), what, "-o", path_str(&picture)]);
         assert_eq!(code(&out), 0, "{file}: {}", stderr(&out));
     }
     let svg = std::fs::read_to_string(
@@ -983,11 +947,11 @@ fn a_name_the_notation_cannot_hold_is_refused() {
         let shown = pipeline::rendered(&e);
         assert!(shown.contains("convert::unwritable_name"), "{shown}");
         let path = scratch("names.json", log.as_bytes());
-        let out = run(&["convert", path_str(&path), "--to", "notation"]);
+        let out = railnote(&["convert", path_str(&path), "--to", "notation"]);
         assert_eq!(code(&out), 1, "{name:?}");
         assert!(out.stdout.is_empty());
         // The log itself is fine.
-        assert_eq!(code(&run(&["check", path_str(&path)])), 0);
+        assert_eq!(code(&railnote(&["check", path_str(&path)])), 0);
     }
     let fixture = railnote_shared().join("fixtures/1836Jr30/1836Jr30_game_end_bankrupt.json");
     let Ok(fixture) = std::fs::read_to_string(&fixture) else {
@@ -1012,7 +976,7 @@ fn a_name_the_notation_cannot_hold_is_refused() {
             1,
         );
         let path = scratch("settings.json", log.as_bytes());
-        let out = run(&["convert", path_str(&path), "--to", "notation"]);
+        let out = railnote(&["convert", path_str(&path), "--to", "notation"]);
         assert_eq!(code(&out), 0, "{}", stderr(&out));
         match written {
             Some(text) => {

@@ -166,18 +166,9 @@ fn optimum_covers_every_recorded_1830_run() {
 
 /// `railnote routes` and `railnote replay --check-runs` on fixture 2809.
 mod cli {
-    use std::process::{Command, Output};
-
     use serde_json::Value;
 
-    use crate::common::shared_dir;
-
-    fn railnote(args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_railnote"))
-            .args(args)
-            .output()
-            .unwrap()
-    }
+    use crate::common::{code, railnote, shared_dir, stderr, stdout};
 
     fn fixture(name: &str) -> Option<String> {
         let path = shared_dir()?.join("fixtures/1836Jr30").join(name);
@@ -192,7 +183,7 @@ mod cli {
         // Action 288 is Nord's run #326 (140 recorded); after 287 Nord is operating.
         let out = railnote(&["routes", &file, "--at", "287"]);
         assert_eq!(out.status.code(), Some(0));
-        insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout));
+        insta::assert_snapshot!(stdout(&out));
         let out = railnote(&["routes", &file, "--at", "287", "--format", "json"]);
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["corporation"], "Nord");
@@ -228,7 +219,7 @@ mod cli {
             .join("fixtures/18Ireland/18Ireland_game_end_stock_market.json");
         let out = railnote(&["replay", &stock.display().to_string(), "--check-runs"]);
         assert_eq!(out.status.code(), Some(0));
-        insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout));
+        insta::assert_snapshot!(stdout(&out));
     }
 
     /// 1830, from the notation sample: B&O in OR 2.1 (after action 47) runs its two 2 trains
@@ -241,12 +232,7 @@ mod cli {
             "/samples/1830-notation-opening.rn"
         );
         let out = railnote(&["routes", sample, "--at", "47", "--format", "json"]);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["corporation"], "B&O");
         assert_eq!(v["total"], 90);
@@ -260,30 +246,15 @@ mod cli {
             serde_json::json!(["I15-0", "I19-0"])
         );
         let out = railnote(&["replay", sample, "--check-runs"]);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout));
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        insta::assert_snapshot!(stdout(&out));
         let out = railnote(&["replay", sample, "--at", "36", "--format", "json"]);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         insta::assert_json_snapshot!(v);
         let trace = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("1830-sample.jsonl");
         let out = railnote(&["replay", sample, "--trace", trace.to_str().unwrap()]);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
         let lines = std::fs::read_to_string(&trace).unwrap();
         assert_eq!(lines.lines().count(), 57);
     }
@@ -295,7 +266,7 @@ mod cli {
         };
         let out = railnote(&["routes", &file, "--at", "287", "--time-limit", "0"]);
         assert_eq!(out.status.code(), Some(0));
-        let text = String::from_utf8_lossy(&out.stdout);
+        let text = stdout(&out);
         assert!(text.contains("time limit hit"), "{text}");
         let out = railnote(&[
             "routes",
@@ -336,7 +307,7 @@ mod cli {
         assert_eq!(v["optimal"], true);
         let out = railnote(&["routes", &file, "--at", "287", "--corp", "XYZ"]);
         assert_eq!(out.status.code(), Some(2));
-        assert!(String::from_utf8_lossy(&out.stderr).contains("no such corporation"));
+        assert!(stderr(&out).contains("no such corporation"));
         let out = railnote(&["routes", &file, "--at", "9999"]);
         assert_eq!(out.status.code(), Some(2));
     }
@@ -348,7 +319,7 @@ mod cli {
         };
         let text = railnote(&["replay", &file, "--check-runs"]);
         assert_eq!(text.status.code(), Some(0));
-        insta::assert_snapshot!(String::from_utf8_lossy(&text.stdout));
+        insta::assert_snapshot!(stdout(&text));
         let out = railnote(&["replay", &file, "--check-runs", "--format", "json"]);
         assert_eq!(out.status.code(), Some(0));
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();

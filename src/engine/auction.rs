@@ -528,15 +528,7 @@ impl Game {
                 Ok(())
             }
             _ => {
-                let pars: Vec<String> = self
-                    .title
-                    .market
-                    .iter()
-                    .flatten()
-                    .flatten()
-                    .filter(|c| c.par)
-                    .map(|c| c.price.to_string())
-                    .collect();
+                let pars: Vec<String> = self.title.par_prices().map(|p| p.to_string()).collect();
                 Err(RuleViolation::Shares(format!(
                     "{} (row {}, column {}) is not a par price; par prices are {}",
                     cell.price,

@@ -496,11 +496,7 @@ impl Game {
     /// # Errors
     /// The rule the action breaks.
     pub fn process(&mut self, action: &Action) -> Result<Vec<Deviation>, RuleViolation> {
-        if self.finished {
-            return Err(RuleViolation::GameOver);
-        }
-        self.check_ranges(action)?;
-        if let Action::Program { .. } = action {
+        if !self.admits(action)? {
             return Ok(Vec::new());
         }
         let mut next = self.clone();
@@ -545,15 +541,22 @@ impl Game {
         &mut self,
         action: &Action,
     ) -> Result<Vec<Deviation>, RuleViolation> {
-        if self.finished {
-            return Err(RuleViolation::GameOver);
-        }
-        self.check_ranges(action)?;
-        if let Action::Program { .. } = action {
+        if !self.admits(action)? {
             return Ok(Vec::new());
         }
         self.apply(action)?;
         Ok(std::mem::take(&mut self.deviations))
+    }
+
+    /// What every action must pass before its rules are asked: the game is not over and
+    /// the action's ids and amounts are the title's. `false` for an action that is recorded
+    /// but changes nothing (a programmed action's settings).
+    pub(crate) fn admits(&self, action: &Action) -> Result<bool, RuleViolation> {
+        if self.finished {
+            return Err(RuleViolation::GameOver);
+        }
+        self.check_ranges(action)?;
+        Ok(!matches!(action, Action::Program { .. }))
     }
 
     /// A tile was laid or a token placed by a step: the reference clears its graph, so every

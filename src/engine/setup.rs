@@ -30,8 +30,8 @@ impl SetupRng {
     }
 }
 
-/// The outcome of a title's random setup.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The outcome of a title's random setup (the default: nothing drawn).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ResolvedSetup {
     /// Privates removed before the game starts.
     pub removed_companies: Vec<CompanyId>,

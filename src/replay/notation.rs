@@ -1317,11 +1317,8 @@ fn stated_setup(title: &Title, value: &str) -> Result<ResolvedSetup, String> {
             );
         }
         return Ok(ResolvedSetup {
-            removed_companies: Vec::new(),
-            removed_corporations: Vec::new(),
-            charter_order: Vec::new(),
             dealt_companies,
-            president_draws: Vec::new(),
+            ..ResolvedSetup::default()
         });
     }
     if value.contains(" brings ") {
@@ -1341,11 +1338,8 @@ fn stated_setup(title: &Title, value: &str) -> Result<ResolvedSetup, String> {
             ));
         }
         return Ok(ResolvedSetup {
-            removed_companies: Vec::new(),
-            removed_corporations: Vec::new(),
-            charter_order: Vec::new(),
-            dealt_companies: Vec::new(),
             president_draws,
+            ..ResolvedSetup::default()
         });
     }
     let (removed, charters) = value
@@ -1358,13 +1352,7 @@ fn stated_setup(title: &Title, value: &str) -> Result<ResolvedSetup, String> {
     let charters = charters.strip_prefix("charters").ok_or_else(|| {
         format!("the second part of `Setup` starts with `charters`, not `{charters}`")
     })?;
-    let mut out = ResolvedSetup {
-        removed_companies: Vec::new(),
-        removed_corporations: Vec::new(),
-        charter_order: Vec::new(),
-        dealt_companies: Vec::new(),
-        president_draws: Vec::new(),
-    };
+    let mut out = ResolvedSetup::default();
     for sym in split_list(removed).iter().filter(|s| !s.is_empty()) {
         if let Some(c) = find_company(title, sym) {
             out.removed_companies.push(c);

@@ -264,11 +264,7 @@ impl Game {
     /// # Errors
     /// The rule the action breaks.
     pub fn check_deviations(&self, action: &Action) -> Result<Vec<Deviation>, RuleViolation> {
-        if self.finished {
-            return Err(RuleViolation::GameOver);
-        }
-        self.check_ranges(action)?;
-        if let Action::Program { .. } = action {
+        if !self.admits(action)? {
             return Ok(Vec::new());
         }
         let mut next = self.clone();

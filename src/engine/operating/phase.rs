@@ -119,12 +119,7 @@ impl Game {
     /// of a type the title exports (18Chesapeake: 2, 3 and 4 trains; reference
     /// `or_set_finished`, `Depot#export!`), with what its purchase would set off.
     pub(crate) fn export_train(&mut self) {
-        let Some(next) = self
-            .trains
-            .iter()
-            .find(|t| t.owner == TrainOwner::Depot)
-            .map(|t| t.id)
-        else {
+        let Some(next) = self.next_depot_train() else {
             return;
         };
         if !self

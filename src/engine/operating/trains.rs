@@ -19,18 +19,23 @@ impl Game {
         }
     }
 
+    /// The depot's next train (the first of the upcoming ones), if any is left.
+    pub(crate) fn next_depot_train(&self) -> Option<TrainId> {
+        self.trains
+            .iter()
+            .find(|t| t.owner == TrainOwner::Depot)
+            .map(|t| t.id)
+    }
+
     /// Trains the depot offers: the next type, types made available by the phase, one of each
     /// type in the pool.
     pub(crate) fn depot_offer(&self) -> Vec<TrainId> {
-        let mut out: Vec<TrainId> = Vec::new();
+        let mut out: Vec<TrainId> = self.next_depot_train().into_iter().collect();
         let upcoming: Vec<&crate::engine::state::Train> = self
             .trains
             .iter()
             .filter(|t| t.owner == TrainOwner::Depot)
             .collect();
-        if let Some(first) = upcoming.first() {
-            out.push(first.id);
-        }
         for t in &upcoming {
             let def = self.title.train(t.id.kind);
             let available = def
@@ -374,12 +379,7 @@ fn source_price(
 impl Game {
     /// The corporation buys the first train of the depot at face value (18Ireland DKR's start).
     pub(crate) fn buy_first_depot_train(&mut self, corp: CorpId) {
-        let Some(train) = self
-            .trains
-            .iter()
-            .find(|t| t.owner == TrainOwner::Depot)
-            .map(|t| t.id)
-        else {
+        let Some(train) = self.next_depot_train() else {
             return;
         };
         let price = self.title.train(train.kind).price;

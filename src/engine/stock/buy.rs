@@ -97,16 +97,7 @@ impl Game {
         if !self.majors_may_par() {
             return false;
         }
-        let cheapest_par = self
-            .title
-            .market
-            .iter()
-            .flatten()
-            .flatten()
-            .filter(|c| c.par)
-            .map(|c| c.price)
-            .min()
-            .unwrap_or(Money::ZERO);
+        let cheapest_par = self.title.par_prices().min().unwrap_or(Money::ZERO);
         (0..self.corps.len()).map(|i| CorpId(i as u8)).any(|c| {
             !self.corp(c).ipoed
                 && !self.corp(c).closed

@@ -39,11 +39,8 @@ impl TitleHooks for ChesapeakeHooks {
         seed: u64,
     ) -> Option<ResolvedSetup> {
         Some(ResolvedSetup {
-            removed_companies: Vec::new(),
-            removed_corporations: Vec::new(),
-            charter_order: Vec::new(),
-            dealt_companies: Vec::new(),
             president_draws: draw(title, seed),
+            ..ResolvedSetup::default()
         })
     }
 
@@ -56,12 +53,11 @@ impl TitleHooks for ChesapeakeHooks {
     ) -> Result<(), SetupFault> {
         let drawing = drawing_privates(title);
         let stated: Vec<CompanyId> = setup.president_draws.iter().map(|(c, _)| *c).collect();
-        if stated != drawing
-            || !setup.removed_companies.is_empty()
-            || !setup.removed_corporations.is_empty()
-            || !setup.charter_order.is_empty()
-            || !setup.dealt_companies.is_empty()
-        {
+        let only_draws = ResolvedSetup {
+            president_draws: setup.president_draws.clone(),
+            ..ResolvedSetup::default()
+        };
+        if stated != drawing || *setup != only_draws {
             let syms: Vec<&str> = drawing
                 .iter()
                 .map(|&c| title.company(c).sym.as_str())

@@ -786,6 +786,16 @@ fn parse_cell(code: &str) -> Result<Option<MarketCellDef>, TitleDataError> {
 }
 
 impl Title {
+    /// The market's par prices, in market order (repeats included).
+    pub(crate) fn par_prices(&self) -> impl Iterator<Item = Money> + '_ {
+        self.market
+            .iter()
+            .flatten()
+            .flatten()
+            .filter(|c| c.par)
+            .map(|c| c.price)
+    }
+
     pub(crate) fn from_json(json: &str, map: &'static MapData) -> Result<Title, TitleDataError> {
         let file: TitleFile = serde_json::from_str(json)?;
         let market = file

@@ -36,33 +36,24 @@ struct Bundled {
     map: &'static str,
 }
 
+/// A bundled title: its reference name and its folder under `data/`.
+macro_rules! bundled {
+    ($name:literal, $folder:literal) => {
+        Bundled {
+            name: $name,
+            facts: include_str!(concat!("../../../data/", $folder, "/title.json")),
+            map: include_str!(concat!("../../../data/", $folder, "/map.json")),
+        }
+    };
+}
+
 /// The titles railnote knows, in the order `known_names` lists them.
 const BUNDLED: [Bundled; 5] = [
-    Bundled {
-        name: "1836Jr30",
-        facts: include_str!("../../../data/1836jr30/title.json"),
-        map: include_str!("../../../data/1836jr30/map.json"),
-    },
-    Bundled {
-        name: "18Ireland",
-        facts: include_str!("../../../data/18ireland/title.json"),
-        map: include_str!("../../../data/18ireland/map.json"),
-    },
-    Bundled {
-        name: "1830",
-        facts: include_str!("../../../data/1830/title.json"),
-        map: include_str!("../../../data/1830/map.json"),
-    },
-    Bundled {
-        name: "1889",
-        facts: include_str!("../../../data/1889/title.json"),
-        map: include_str!("../../../data/1889/map.json"),
-    },
-    Bundled {
-        name: "18Chesapeake",
-        facts: include_str!("../../../data/18chesapeake/title.json"),
-        map: include_str!("../../../data/18chesapeake/map.json"),
-    },
+    bundled!("1836Jr30", "1836jr30"),
+    bundled!("18Ireland", "18ireland"),
+    bundled!("1830", "1830"),
+    bundled!("1889", "1889"),
+    bundled!("18Chesapeake", "18chesapeake"),
 ];
 
 static MAPS: [OnceLock<MapData>; BUNDLED.len()] = [const { OnceLock::new() }; BUNDLED.len()];

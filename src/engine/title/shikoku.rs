@@ -34,11 +34,8 @@ impl TitleHooks for ShikokuHooks {
         seed: u64,
     ) -> Option<ResolvedSetup> {
         Some(ResolvedSetup {
-            removed_companies: Vec::new(),
-            removed_corporations: Vec::new(),
-            charter_order: Vec::new(),
             dealt_companies: deal(title, rules, players, seed)?,
-            president_draws: Vec::new(),
+            ..ResolvedSetup::default()
         })
     }
 
@@ -50,16 +47,15 @@ impl TitleHooks for ShikokuHooks {
         setup: &ResolvedSetup,
     ) -> Result<(), SetupFault> {
         let in_game = dealt_privates(title, rules, players).unwrap_or_default();
-        let mut stated = setup.dealt_companies.clone();
-        stated.sort();
+        let mut stated = setup.clone();
+        stated.dealt_companies.sort();
         let mut expected = in_game.clone();
         expected.sort();
-        if stated != expected
-            || !setup.removed_companies.is_empty()
-            || !setup.removed_corporations.is_empty()
-            || !setup.charter_order.is_empty()
-            || !setup.president_draws.is_empty()
-        {
+        let expected = ResolvedSetup {
+            dealt_companies: expected,
+            ..ResolvedSetup::default()
+        };
+        if stated != expected {
             let syms: Vec<&str> = in_game
                 .iter()
                 .map(|&c| title.company(c).sym.as_str())

@@ -10,7 +10,7 @@
 use crate::action::{Action, BidTarget, DividendKind, Entity};
 use crate::engine::{Game, LegalAction, LegalActions, RoundKind};
 use crate::ids::Money;
-use crate::selfplay::{Rng, TitlePolicy};
+use crate::selfplay::{preferring, Rng, TitlePolicy};
 
 /// 18Ireland's self-play choices.
 #[derive(Debug)]
@@ -122,24 +122,11 @@ fn without_dead_ends(game: &Game, legal: &LegalActions) -> LegalActions {
         let mut next = game.clone();
         next.process(a).is_ok() && !stuck_after(game, a, &next)
     };
-    let kept: Vec<LegalAction> = legal
-        .actions
-        .iter()
-        .filter(|l| match l.action {
-            Action::Par { corp, .. } => *pars.entry(corp).or_insert_with(|| alive(&l.action)),
-            Action::SellShares { .. } if emergency_sale(game, &l.action) => alive(&l.action),
-            _ => true,
-        })
-        .cloned()
-        .collect();
-    LegalActions {
-        actions: if kept.is_empty() {
-            legal.actions.clone()
-        } else {
-            kept
-        },
-        ..legal.clone()
-    }
+    preferring(legal, |l| match l.action {
+        Action::Par { corp, .. } => *pars.entry(corp).or_insert_with(|| alive(&l.action)),
+        Action::SellShares { .. } if emergency_sale(game, &l.action) => alive(&l.action),
+        _ => true,
+    })
 }
 
 /// A president's sale for his corporation's train.

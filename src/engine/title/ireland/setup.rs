@@ -106,8 +106,7 @@ pub(super) fn draw(title: &Title, seed: u64) -> Option<ResolvedSetup> {
         removed_companies,
         removed_corporations,
         charter_order,
-        dealt_companies: Vec::new(),
-        president_draws: Vec::new(),
+        ..ResolvedSetup::default()
     })
 }
 
