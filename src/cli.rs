@@ -215,6 +215,10 @@ pub struct SelfplayArgs {
     /// game by hand.
     #[arg(long, value_name = "N")]
     pub end_game_after: Option<usize>,
+    /// Play with this optional rule of the title (its 18xx.games name, e.g.
+    /// `beginner_game` for 1889, `optional_6_train` for 1830); repeat for several.
+    #[arg(long = "optional-rule", value_name = "RULE")]
+    pub optional_rules: Vec<String>,
 }
 
 /// Self-play policies.
@@ -897,13 +901,12 @@ fn selfplay(args: &SelfplayArgs) -> io::Result<Outcome> {
             .iter()
             .find(|n| n.eq_ignore_ascii_case(&args.title))
             .map_or(args.title.as_str(), |n| n);
-        let played = match crate::selfplay::play_ending_after(
-            title,
-            args.players,
-            seed,
-            policy,
-            args.end_game_after,
-        ) {
+        let options = crate::selfplay::SelfPlayOptions {
+            optional_rules: args.optional_rules.clone(),
+            end_game_after: args.end_game_after,
+        };
+        let played = match crate::selfplay::play_with(title, args.players, seed, policy, &options)
+        {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("railnote: {e}");

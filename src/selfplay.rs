@@ -83,27 +83,40 @@ pub fn play(
     seed: u64,
     policy: Policy,
 ) -> Result<SelfPlay, SetupError> {
-    play_ending_after(title, players, seed, policy, None)
+    play_with(title, players, seed, policy, &SelfPlayOptions::default())
 }
 
-/// [`play`], ended by hand (18xx.games' End Game) after `end_game_after` actions if the game
-/// has not ended by then: a short finished game, scored as it stands. Self-play never ends a
-/// game by hand otherwise.
+/// What a self-play game is asked for beyond its title, players, seed and policy.
+#[derive(Debug, Clone, Default)]
+pub struct SelfPlayOptions {
+    /// The title's optional rules to play with, by their reference names (`beginner_game`).
+    pub optional_rules: Vec<String>,
+    /// End the game by hand (18xx.games' End Game) after this many actions if it has not
+    /// ended by then: a short finished game, scored as it stands. Self-play never ends a game
+    /// by hand otherwise.
+    pub end_game_after: Option<usize>,
+}
+
+/// [`play`] with optional rules, or ended by hand.
 ///
 /// # Errors
-/// An unknown title or a player count the title does not allow.
-pub fn play_ending_after(
+/// An unknown title, a player count the title does not allow, or an optional rule it does
+/// not have.
+pub fn play_with(
     title: &str,
     players: usize,
     seed: u64,
     policy: Policy,
-    end_game_after: Option<usize>,
+    options: &SelfPlayOptions,
 ) -> Result<SelfPlay, SetupError> {
+    let end_game_after = options.end_game_after;
     let setup = GameSetup {
         title: title.to_string(),
         players: (1..=players).map(|i| format!("Player {i}")).collect(),
         seed: Some(seed),
-        options: GameOptions::default(),
+        options: GameOptions {
+            optional_rules: options.optional_rules.clone(),
+        },
     };
     let mut game = Game::new(&setup)?;
     let mut rng = Rng::new(seed);

@@ -70,6 +70,39 @@ fn selfplay_plays_18ireland_and_refuses_unknown_titles() {
     assert!(stderr(&out).contains("1817"), "{}", stderr(&out));
 }
 
+/// `selfplay --optional-rule` plays with a title's optional rules and writes them in the log;
+/// a rule the title does not have is a usage error that lists the ones it has.
+#[test]
+fn selfplay_plays_with_optional_rules() {
+    let out = railnote(&[
+        "selfplay",
+        "--title",
+        "1889",
+        "--optional-rule",
+        "beginner_game",
+        "--players",
+        "3",
+        "--seed",
+        "4",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let log = stdout_json(&out);
+    assert_eq!(
+        log["settings"]["optional_rules"],
+        serde_json::json!(["beginner_game"])
+    );
+    // The beginner game deals the privates: nobody bids.
+    let actions = log["actions"].as_array().unwrap();
+    assert!(actions.len() > 100, "{}", actions.len());
+    assert!(actions.iter().all(|a| a["type"] != "bid"));
+    let out = railnote(&["selfplay", "--title", "1889", "--optional-rule", "beginer_game"]);
+    assert_eq!(code(&out), 2);
+    assert_eq!(
+        stderr(&out),
+        "railnote: 1889 has no optional rule `beginer_game`; its optional rules: beginner_game\n"
+    );
+}
+
 /// 18xx.games draws the random setup from the seed: a game that states only its setup cannot
 /// be converted to an 18xx.games log.
 #[test]

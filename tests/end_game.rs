@@ -296,7 +296,7 @@ fn legal_moves_offer_end_game_as_the_web_interface_does() {
 /// ends there, scored as it stands, and the log says so.
 #[test]
 fn self_play_ends_a_game_by_hand_only_when_asked() {
-    use railnote::selfplay::{play, play_ending_after, Policy};
+    use railnote::selfplay::{play, play_with, Policy, SelfPlayOptions};
     let whole = play("1836Jr30", 3, 5, Policy::Greedy).unwrap();
     assert!(whole.game.finished);
     assert_ne!(
@@ -307,7 +307,11 @@ fn self_play_ends_a_game_by_hand_only_when_asked() {
         .actions
         .iter()
         .any(|a| matches!(a, Action::EndGame { .. })));
-    let short = play_ending_after("1836Jr30", 3, 5, Policy::Greedy, Some(40)).unwrap();
+    let ending = SelfPlayOptions {
+        end_game_after: Some(40),
+        ..SelfPlayOptions::default()
+    };
+    let short = play_with("1836Jr30", 3, 5, Policy::Greedy, &ending).unwrap();
     assert_eq!(short.actions.len(), 41);
     assert_eq!(short.actions[..40], whole.actions[..40]);
     assert!(matches!(short.actions[40], Action::EndGame { .. }));

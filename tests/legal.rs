@@ -131,6 +131,30 @@ fn selfplay_leaves_out_a_private_lay_that_no_second_lay_can_join() {
     assert!(private_lays > 0, "no seed chose one of C-P's lays");
 }
 
+/// Self-play with optional rules (`selfplay --optional-rule`): 1889's beginner game and
+/// 1830's two rules together; every state agrees and both games finish by the rules.
+#[test]
+fn selfplay_with_optional_rules_agrees() {
+    use railnote::selfplay::SelfPlayOptions;
+    let cases: [(&str, &[&str]); 2] = [
+        ("1889", &["beginner_game"]),
+        ("1830", &["multiple_brown_from_ipo", "optional_6_train"]),
+    ];
+    for (title, rules) in cases {
+        let options = SelfPlayOptions {
+            optional_rules: rules.iter().map(|r| r.to_string()).collect(),
+            ..SelfPlayOptions::default()
+        };
+        let played = selfplay::play_with(title, 3, 7, Policy::Greedy, &options).unwrap();
+        assert!(played.game.finished, "{title} did not finish");
+        assert_eq!(played.setup.options.optional_rules, rules, "{title}");
+        let game = Game::new(&played.setup).unwrap();
+        let (states, problems) = check_game(game, &played.actions, 7);
+        assert!(states > 300, "{title}: {states}");
+        assert_no_problems(&problems);
+    }
+}
+
 /// Self-play games of both policies: every state agrees, and every game finishes.
 #[test]
 fn selfplay_agrees() {

@@ -109,12 +109,21 @@ pub enum SetupError {
         drawn: String,
     },
     /// An optional rule the title does not have.
-    #[error("{title} has no optional rule `{rule}`")]
+    #[error(
+        "{title} has no optional rule `{rule}`; {}",
+        if known.is_empty() {
+            "it has none".to_string()
+        } else {
+            format!("its optional rules: {}", known.join(", "))
+        }
+    )]
     UnknownOptionalRule {
         /// The title.
         title: String,
         /// The rule.
         rule: String,
+        /// The title's optional rules.
+        known: Vec<String>,
     },
 }
 
@@ -257,6 +266,7 @@ impl Game {
             return Err(SetupError::UnknownOptionalRule {
                 title: title.name.clone(),
                 rule: rule.clone(),
+                known: title.optional_rules.clone(),
             });
         }
         let rules = &setup.options.optional_rules;
