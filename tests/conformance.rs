@@ -710,6 +710,10 @@ const REFERENCE_MOVES: &[(&str, &[&str])] = &[
     // A private bought from another player as a stock-round action (1830, phase 2, the
     // second stock round), at a price of the players' choosing.
     ("1830-private-sold-between-players", &[]),
+    // 1830: ERIE lays a two-city tile on its home hex, and its home token waits for its city;
+    // meanwhile CS, which ERIE owns, lays its tile (the reference's private steps come before
+    // its home-token step), and the home token still waits.
+    ("1830-private-lay-while-a-home-token-waits", &[]),
     // DCR's lay on H4 (18Ireland) needs the hex reached by the owner's network, not track that
     // joins it: the title's rotation check asks for the hex among the corporation's connected
     // hexes, the private's step offers every neighbour as an exit, and the track restriction

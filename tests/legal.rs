@@ -155,6 +155,32 @@ fn selfplay_with_optional_rules_agrees() {
     }
 }
 
+/// The reference games cut right after a move railnote once refused or got wrong
+/// (`tests/data/reference/`, those with the reference's state): at every state the listed
+/// moves are accepted, the move taken is listed, and its mutations agree.
+#[test]
+fn reference_moves_agree() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/reference");
+    let mut problems = Vec::new();
+    let mut logs = 0;
+    for path in files_in(&dir, "json") {
+        if path.to_string_lossy().ends_with(".state.json") {
+            continue;
+        }
+        if !path.with_extension("state.json").is_file() {
+            continue;
+        }
+        logs += 1;
+        let log = read_log(&path);
+        let game = Game::new(&railnote::replay::setup(&log)).unwrap();
+        let (_, p) = check_game(game, &actions_of(&log), 1);
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        problems.extend(p.into_iter().map(|p| format!("{name}: {p}")));
+    }
+    assert!(logs >= 25, "{logs}");
+    assert_no_problems(&problems);
+}
+
 /// Self-play games of both policies: every state agrees, and every game finishes.
 #[test]
 fn selfplay_agrees() {

@@ -56,8 +56,15 @@ impl Gen<'_> {
             }
             return;
         }
+        // Where the privates' steps come before the home token's (1830, 1836Jr30), the
+        // operating corporation's privates act and privates are bought while it waits.
+        let privates_ahead = !game.title.operating.home_token_first;
         if let Some(lifted) = o.pending_tokens.first() {
             self.cities_on(Entity::Corporation(lifted.placer), lifted.hex);
+            if privates_ahead {
+                self.special_lays(corp);
+                self.company_buys(corp);
+            }
             return;
         }
         if let Some((company, _)) = &o.together {
@@ -121,7 +128,7 @@ impl Gen<'_> {
             OrStep::BuyTrain => self.trains(corp),
             OrStep::BuyCompany => self.push_checked(Action::Pass { entity }),
         }
-        if o.step != OrStep::HomeToken {
+        if o.step != OrStep::HomeToken || privates_ahead {
             self.special_lays(corp);
             self.company_buys(corp);
         }

@@ -10,7 +10,6 @@ use super::{Gen, LegalAction};
 use crate::action::Action;
 use crate::action::Entity;
 use crate::engine::map::{lay_outcome, Colour, HexIdx, NetworkRule, Reach};
-use crate::engine::operating::OrStep;
 use crate::engine::private_lay::PlayerLayAbility;
 use crate::engine::title::Ability;
 use crate::engine::Round;
@@ -249,7 +248,9 @@ impl Gen<'_> {
                     continue;
                 };
                 if *consumes_tile_lay {
-                    if o.step != OrStep::Track {
+                    // One of the corporation's lays, usable while the track step is ahead
+                    // (BoW's in the issue step too).
+                    if !o.track_ahead() {
                         continue;
                     }
                     for (hex, tile, rotation) in self.network_lays(corp, *free, false) {

@@ -226,6 +226,9 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
     if let Some(done) = process_company_purchase(game, corp, action) {
         return done;
     }
+    if let Some(done) = process_ability_ahead_of_home_token(game, corp, action) {
+        return done;
+    }
     if let Some(done) = process_pending(game, action) {
         return done;
     }
@@ -391,6 +394,27 @@ fn process_company_purchase(
     }
     game.skip_steps();
     Some(Ok(()))
+}
+
+/// A private's ability used by the corporation while its home token waits to be placed: where
+/// the reference's private steps come before its home-token step (1830, 1836Jr30: special
+/// track and special token ahead of the home token), the private acts and the home token
+/// still waits; where the home token comes first (18Ireland) it must be placed first.
+fn process_ability_ahead_of_home_token(
+    game: &mut Game,
+    corp: CorpId,
+    action: &Action,
+) -> Option<Result<(), RuleViolation>> {
+    let Entity::Company(company) = action.entity() else {
+        return None;
+    };
+    let home_token_waits =
+        !or(game).pending_tokens.is_empty() || or(game).step == OrStep::HomeToken;
+    let ahead = home_token_waits
+        && !game.title.operating.home_token_first
+        && or(game).discarding.is_none()
+        && game.company(company).owner == CompanyOwner::Corporation(corp);
+    ahead.then(|| process_company_ability(game, corp, company, action))
 }
 
 /// What interrupts the turn until it is done: a corporation over its train limit discards

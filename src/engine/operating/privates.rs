@@ -369,10 +369,7 @@ fn check_lay_time(
         ability.kind,
         SpecialLay::Teleport | SpecialLay::Lay { consumes: true, .. }
     );
-    let track_ahead = matches!(
-        or(game).step,
-        OrStep::HomeToken | OrStep::IssueShares | OrStep::Track
-    );
+    let track_ahead = or(game).track_ahead();
     if ability.track_timed && !uses_normal_lay && !track_ahead {
         // Reference `ability_right_time?`: a track-timed ability is usable while the track
         // step is the first of the turn's blocking steps not yet passed (issues come before).
