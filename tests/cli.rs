@@ -70,6 +70,18 @@ fn selfplay_plays_18ireland_and_refuses_unknown_titles() {
     assert!(stderr(&out).contains("1817"), "{}", stderr(&out));
 }
 
+/// A dead end (C-P's first lay faces away from I3, and C-P must lay both): `moves` says that
+/// nothing but End Game is legal, and why.
+#[test]
+fn moves_explains_a_dead_end() {
+    let out = railnote(&[
+        "moves",
+        "tests/data/reference/18chesapeake-private-lay-no-second-lay-can-join.json",
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    insta::assert_snapshot!(stdout(&out));
+}
+
 /// `selfplay --optional-rule` plays with a title's optional rules and writes them in the log;
 /// a rule the title does not have is a usage error that lists the ones it has.
 #[test]

@@ -28,6 +28,10 @@ pub struct MovesReport {
     pub count: usize,
     /// Actions by kind, in step order.
     pub groups: Vec<MoveGroup>,
+    /// Why nothing but End Game is legal in a game that is not over (a dead end, such as a
+    /// private's first lay of two that no second lay can join), if that is so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dead_end: Option<String>,
 }
 
 /// The legal actions of one kind.
@@ -87,6 +91,7 @@ impl MovesReport {
             any_run: legal.any_run,
             count: legal.len(),
             groups,
+            dead_end: dead_end(game, legal),
         }
     }
 }
@@ -272,6 +277,26 @@ impl MovesReport {
     }
 }
 
+/// Why the game cannot go on without End Game: what the acting entity's pass is refused for
+/// (the move its step waits for), none of which is legal.
+fn dead_end(game: &Game, legal: &LegalActions) -> Option<String> {
+    let only_end_game = legal
+        .actions
+        .iter()
+        .all(|l| matches!(l.action, Action::EndGame { .. }));
+    if game.finished || !only_end_game {
+        return None;
+    }
+    let why = legal
+        .acting
+        .and_then(|entity| game.check(&Action::Pass { entity }).err())
+        .map_or_else(String::new, |e| format!(": {e}"));
+    Some(format!(
+        "nothing but End Game is legal{why}, and no such move can be made; the game cannot \
+         go on from here (the move that led here would have to be taken back)"
+    ))
+}
+
 impl fmt::Display for MovesReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
@@ -283,6 +308,9 @@ impl fmt::Display for MovesReport {
             self.acting.as_deref().unwrap_or("nobody")
         )?;
         writeln!(f, "{} legal actions", self.count)?;
+        if let Some(dead_end) = &self.dead_end {
+            writeln!(f, "{dead_end}")?;
+        }
         for g in &self.groups {
             writeln!(f, "\n{} ({})", g.kind, g.text.len())?;
             for line in &g.text {
