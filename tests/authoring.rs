@@ -319,6 +319,63 @@ fn nothing_passes_silently() {
     assert_eq!(code(&o), 0, "{}", stdout(&o));
 }
 
+/// Issue 14, point 6: an 18xx.games log without actions (none written, or every one undone)
+/// is an error for every command that replays, converts or draws it (`log::no_actions`, at
+/// the `actions` array), as a notation game without moves is; its first state can still be
+/// shown and its first moves listed.
+#[test]
+fn json_log_without_actions_is_an_error() {
+    let header = r#""title": "1836Jr30", "players": [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bob"}]"#;
+    let empty = scratch("no-actions.json", &format!("{{{header}, \"actions\": []}}\n"));
+    let undone = scratch(
+        "all-undone.json",
+        &format!(
+            "{{{header}, \"actions\": [{{\"type\": \"pass\", \"entity\": 1, \"entity_type\": \"player\", \"id\": 1}}, {{\"type\": \"undo\", \"entity\": 1, \"entity_type\": \"player\", \"id\": 2}}]}}\n"
+        ),
+    );
+    let chart = scratch("no-actions-chart.svg", "");
+    let chart = chart.to_str().unwrap();
+    for (file, said) in [
+        (&empty, "the log has no actions"),
+        (&undone, "every action of the log is undone or a message"),
+    ] {
+        let f = file.to_str().unwrap();
+        let o = railnote(&["check", f]);
+        assert_eq!(code(&o), 1, "{}", stdout(&o));
+        assert!(
+            stdout(&o).contains(&format!(
+                "error[log::no_actions]: cannot read game log {f}: {said}"
+            )),
+            "{}",
+            stdout(&o)
+        );
+        for args in [
+            vec!["replay", f],
+            vec!["replay", f, "--format", "json"],
+            vec!["convert", f],
+            vec!["convert", f, "--to", "json"],
+            vec!["chart", f, "--prices", "-o", chart],
+            vec!["transcript", f],
+        ] {
+            let o = railnote(&args);
+            assert_eq!(code(&o), 1, "{args:?}: {}", stderr(&o));
+            let shown = format!("{}{}", stdout(&o), stderr(&o));
+            assert!(shown.contains("log::no_actions"), "{args:?}: {shown}");
+            assert!(shown.contains(said), "{args:?}: {shown}");
+        }
+        // Where a game starts: its first moves, its first state.
+        let o = railnote(&["moves", f]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        assert!(stdout(&o).starts_with("PR (phase 2) after 0 actions; waiting for Ann"));
+        let o = railnote(&["replay", f, "--at", "0"]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+    }
+    let text = std::fs::read_to_string(&empty).unwrap();
+    let log = railnote::log::read("no-actions.json", &text).unwrap();
+    let refused = log.require_actions().expect_err("no actions");
+    insta::assert_snapshot!("json_log_without_actions", render(&refused));
+}
+
 /// Issue 14, point 4: names in any case (`nord`, `bob:`, `i5`, `[Title "1836jr30"]`,
 /// `--title`, `--corp`), an actor glued to its action (`Ann:bid`), a "did you mean" for
 /// misspelt names, and `fmt` writing each name as the game spells it.

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use miette::Diagnostic;
 
-use super::{import, input_name, read_input, with_path, ConvertArgs, FmtArgs, Outcome, Target};
+use super::{import_game, input_name, read_input, with_path, ConvertArgs, FmtArgs, Outcome, Target};
 use crate::convert;
 use crate::notation;
 use crate::output::{FailureDetail, FailureReport, ProblemDetail};
@@ -187,7 +187,7 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
         .unwrap_or(if json { Target::Notation } else { Target::Json });
     match (json, to) {
         (true, Target::Notation) => {
-            let log = match import(&name, &src) {
+            let log = match import_game(&name, &src) {
                 Ok(log) => log,
                 Err(e) => {
                     eprintln!("{:?}", miette::Report::new(e));
@@ -260,7 +260,7 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
         }
         (true, Target::Json) => {
             // Normalise: read, filter undo/redo, write the minimal log.
-            let log = match import(&name, &src) {
+            let log = match import_game(&name, &src) {
                 Ok(log) => log,
                 Err(e) => {
                     eprintln!("{:?}", miette::Report::new(e));

@@ -1532,6 +1532,7 @@ pub fn play_until(
         title,
         raw_count: p.actions.len(),
         actions: p.actions,
+        actions_span: Span::new(0, src.len()),
     };
     Ok(Played {
         game,
