@@ -325,8 +325,12 @@ fn nothing_passes_silently() {
 /// shown and its first moves listed.
 #[test]
 fn json_log_without_actions_is_an_error() {
-    let header = r#""title": "1836Jr30", "players": [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bob"}]"#;
-    let empty = scratch("no-actions.json", &format!("{{{header}, \"actions\": []}}\n"));
+    let header =
+        r#""title": "1836Jr30", "players": [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bob"}]"#;
+    let empty = scratch(
+        "no-actions.json",
+        &format!("{{{header}, \"actions\": []}}\n"),
+    );
     let undone = scratch(
         "all-undone.json",
         &format!(
@@ -374,6 +378,80 @@ fn json_log_without_actions_is_an_error() {
     let log = railnote::log::read("no-actions.json", &text).unwrap();
     let refused = log.require_actions().expect_err("no actions");
     insta::assert_snapshot!("json_log_without_actions", render(&refused));
+}
+
+/// `replay --trace` of a notation file writes the states with its corrections in them: each
+/// correction is applied after the action it follows, in that action's state (as `--at`
+/// shows it), and stays in every state after it (the trace replayed the converted log, which
+/// has none).
+#[test]
+fn traced_states_include_corrections() {
+    let plain = std::fs::read_to_string(data("opening.rn")).unwrap();
+    let mark = "SR 2\nCid: pass\nAnn: pass\nBob: buy HSM\n";
+    assert!(plain.contains(mark));
+    let corrected = scratch(
+        "corrected.rn",
+        &plain.replacen(mark, &format!("{mark}correct cash HSM +50\n"), 1),
+    );
+    let trace = |file: &str, out: &str| -> Vec<serde_json::Value> {
+        let out = scratch(out, "");
+        let o = railnote(&["replay", file, "--trace", out.to_str().unwrap()]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let before = trace(&data("opening.rn"), "opening.trace.jsonl");
+    let after = trace(corrected.to_str().unwrap(), "corrected.trace.jsonl");
+    assert_eq!(before.len(), after.len());
+    let hsm_cash = |state: &serde_json::Value| {
+        state["corporations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == "HSM")
+            .unwrap()["cash"]
+            .as_i64()
+            .unwrap()
+    };
+    let first = before
+        .iter()
+        .zip(&after)
+        .position(|(b, a)| b != a)
+        .expect("the correction shows in the trace");
+    // The state after `Bob: buy HSM`, the move the correction follows.
+    assert_eq!(after[first]["round"], "SR 2");
+    assert_eq!(after[first]["action_type"], "buy_shares");
+    assert_eq!(after[first + 1]["action_type"], "pass");
+    for (b, a) in before.iter().zip(&after).skip(first) {
+        assert_eq!(hsm_cash(a), hsm_cash(b) + 50, "{}", a["index"]);
+        assert_eq!(
+            a["bank_cash"].as_i64(),
+            b["bank_cash"].as_i64().map(|c| c - 50)
+        );
+        let mut a = a.clone();
+        for c in a["corporations"].as_array_mut().unwrap() {
+            if c["id"] == "HSM" {
+                c["cash"] = (c["cash"].as_i64().unwrap() - 50).into();
+            }
+        }
+        a["bank_cash"] = (a["bank_cash"].as_i64().unwrap() + 50).into();
+        assert_eq!(&a, b, "nothing else differs");
+    }
+    // The same state as `--at` gives.
+    let at = railnote(&[
+        "replay",
+        corrected.to_str().unwrap(),
+        "--at",
+        &(first + 1).to_string(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code(&at), 0, "{}", stderr(&at));
+    let at: serde_json::Value = serde_json::from_str(&stdout(&at)).unwrap();
+    assert_eq!(hsm_cash(&at), hsm_cash(&after[first]));
 }
 
 /// Issue 14, point 4: names in any case (`nord`, `bob:`, `i5`, `[Title "1836jr30"]`,

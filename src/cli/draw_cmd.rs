@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 
 use super::{
-    import_game, input_name, limits, notation_cmd, read_game, read_input, reject, with_path, Format,
-    Outcome,
+    import_game, input_name, limits, notation_cmd, read_game, read_input, reject, with_path,
+    Format, Outcome,
 };
 use crate::draw::document::GameDocument;
 use crate::draw::map::{map_svg, route_paths, DrawnRoute, MapOptions};

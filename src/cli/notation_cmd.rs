@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use miette::Diagnostic;
 
-use super::{import_game, input_name, read_input, with_path, ConvertArgs, FmtArgs, Outcome, Target};
+use super::{
+    import_game, input_name, read_input, with_path, ConvertArgs, FmtArgs, Outcome, Target,
+};
 use crate::convert;
 use crate::notation;
 use crate::output::{FailureDetail, FailureReport, ProblemDetail};

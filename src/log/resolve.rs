@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::action::{Action, BidTarget, DividendKind, Entity, MarketCell, RouteSpec};
+use crate::engine::correction::Correction;
 use crate::engine::map::MapData;
 use crate::engine::title::Title;
 use crate::ids::{
@@ -57,6 +58,20 @@ pub struct GameLog {
     pub raw_count: usize,
     /// Where the actions are written (the `actions` array; the whole file if it has none).
     pub actions_span: Span,
+    /// Corrections between the actions, in order (only a notation file has them: an 18xx.games
+    /// log cannot say one).
+    pub corrections: Vec<LoggedCorrection>,
+}
+
+/// A correction of a notation file, where the replay applies it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoggedCorrection {
+    /// How many top-level actions (each with its auto actions) come before it.
+    pub after: usize,
+    /// Where it is written.
+    pub span: Span,
+    /// What it does.
+    pub correction: Correction,
 }
 
 impl GameLog {
@@ -88,7 +103,11 @@ impl GameLog {
                 "an 18xx.games log lists the game's moves in `actions`; export it again once the \
                  game has begun (`railnote moves FILE` lists the first moves)",
             );
-        Err(LogError::new(&self.name, Arc::clone(&self.src), vec![problem]))
+        Err(LogError::new(
+            &self.name,
+            Arc::clone(&self.src),
+            vec![problem],
+        ))
     }
 
     /// The log's id for a player (`"14828"`, or the name in hotseat logs).
@@ -224,6 +243,7 @@ pub fn resolve(doc: &Document) -> Result<GameLog, LogError> {
             .ok()
             .and_then(|root| root.get_span("actions"))
             .unwrap_or(Span::new(0, doc.src.len())),
+        corrections: Vec::new(),
     })
 }
 

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use miette::{Diagnostic, LabeledSpan, SourceCode};
 
 use crate::action::{Action, BidTarget, DividendKind, Entity, MarketCell, RouteSpec};
-use crate::engine::correction::{CorrectionError, ShareHolder};
+use crate::engine::correction::{self as engine_correction, CorrectionError, ShareHolder};
 use crate::engine::map::Layout;
 use crate::engine::setup::ResolvedSetup;
 use crate::engine::title::Title;
@@ -23,7 +23,7 @@ use crate::ids::{
 };
 use crate::log::{
     label_span, not_shown, shorten_quotes, AutoAction, GameLog, Header, LogPlayer, LogSource,
-    LoggedAction, Span, Spanned, DIAGNOSTICS_KEPT, DIAGNOSTICS_SHOWN,
+    LoggedAction, LoggedCorrection, Span, Spanned, DIAGNOSTICS_KEPT, DIAGNOSTICS_SHOWN,
 };
 use crate::notation::{
     self, Check, CheckValue, Correction, CorrectionKind, Element, GameText, Move, Name,
@@ -1401,6 +1401,8 @@ struct Player<'a> {
     omitted: usize,
     warnings: Vec<DeviationWarning>,
     corrections: Vec<AppliedCorrection>,
+    /// The main line's corrections, for the log.
+    logged_corrections: Vec<LoggedCorrection>,
     actions: Vec<LoggedAction>,
     programs: BTreeMap<(usize, usize), Vec<(String, String)>>,
     text: &'a str,
@@ -1484,6 +1486,7 @@ pub fn play_until(
         omitted: 0,
         warnings: Vec::new(),
         corrections: Vec::new(),
+        logged_corrections: Vec::new(),
         actions: Vec::new(),
         programs: BTreeMap::new(),
         text: src,
@@ -1533,6 +1536,7 @@ pub fn play_until(
         raw_count: p.actions.len(),
         actions: p.actions,
         actions_span: Span::new(0, src.len()),
+        corrections: p.logged_corrections,
     };
     Ok(Played {
         game,
@@ -1790,7 +1794,7 @@ impl Player<'_> {
                 // Out of step, a value checked would mostly repeat the mistake already
                 // reported; a name that names nobody is a mistake of its own.
                 Element::Check(c) => self.check(game, c, self.desync.is_some()),
-                Element::Correction(c) => self.correction(game, c),
+                Element::Correction(c) => self.correction(game, c, main),
                 Element::Variation(v) => {
                     let Some((start, scope)) = before.as_ref() else {
                         self.error(game, v.span, "notation::variation_without_move", "a variation replaces a move, but none comes before it".into(), Some("write the variation right after the move it replaces: `Ann: pass (Ann: buy Nord)`".into()), None);
@@ -2707,12 +2711,16 @@ impl Player<'_> {
         }
     }
 
-    fn correction(&mut self, game: &mut Game, c: &Correction) {
+    fn correction(&mut self, game: &mut Game, c: &Correction, main: bool) {
         let applied = match &c.kind {
             CorrectionKind::Cash { who, amount } => entity_by_name(game, &who.text)
                 .map_err(|u| (who.span, u))
                 .and_then(|entity| {
-                    game.correct_cash(entity, Money(*amount))
+                    let correction = engine_correction::Correction::Cash {
+                        entity,
+                        amount: Money(*amount),
+                    };
+                    game.correct(&correction)
                         .map_err(|e| match e {
                             CorrectionError::OutOfRange(_) => (
                                 c.span,
@@ -2722,15 +2730,25 @@ impl Player<'_> {
                             ),
                             _ => (who.span, unresolved("rules::unknown_entity", e.to_string())),
                         })
-                })
-                .map(|()| format!("correct cash {} {amount:+}", notation::name(&who.text))),
+                        .map(|_| {
+                            (
+                                format!("correct cash {} {amount:+}", notation::name(&who.text)),
+                                correction,
+                            )
+                        })
+                }),
             CorrectionKind::Tile {
                 tile,
                 hex,
                 orientation,
             } => resolve_tile(game, tile, *hex, orientation, None)
                 .and_then(|(tile, rotation)| {
-                    let lifted = game.correct_tile(*hex, tile, rotation).map_err(|e| {
+                    let correction = engine_correction::Correction::Tile {
+                        hex: *hex,
+                        tile,
+                        rotation,
+                    };
+                    let lifted = game.correct(&correction).map_err(|e| {
                         unresolved("rules::tile_unavailable", e.to_string()).help(
                             "a tile correction takes a tile from the supply: `correct tile 57 E7 r2`",
                         )
@@ -2746,28 +2764,38 @@ impl Player<'_> {
                             game.title.corp(corp).sym
                         ));
                     }
-                    Ok(text)
+                    Ok((text, correction))
                 })
                 .map_err(|u| (c.span, u)),
-            CorrectionKind::Share { share, to } => self.correct_share(game, share, to),
+            CorrectionKind::Share { share, to } => Self::correct_share(game, share, to),
         };
         match applied {
-            Ok(text) => self.corrections.push(AppliedCorrection {
-                span: c.span,
-                text,
-                round: game.round_label(),
-            }),
+            Ok((text, correction)) => {
+                self.corrections.push(AppliedCorrection {
+                    span: c.span,
+                    text,
+                    round: game.round_label(),
+                });
+                if main {
+                    // After the actions so far; an automatic action (`& …`) written after the
+                    // correction still belongs to the action before it, and comes first.
+                    self.logged_corrections.push(LoggedCorrection {
+                        after: self.actions.len(),
+                        span: c.span,
+                        correction,
+                    });
+                }
+            }
             Err((span, u)) => self.error(game, span, u.code, u.message, u.help, None),
         }
     }
 
     /// `correct share Nord_3 Ann`: the certificate to a player, `pool` or `ipo`.
     fn correct_share(
-        &mut self,
         game: &mut Game,
         share: &Name,
         to: &Name,
-    ) -> Result<String, (Span, Unresolved)> {
+    ) -> Result<(String, engine_correction::Correction), (Span, Unresolved)> {
         let id = share_id(game, &share.text).map_err(|u| (share.span, u))?;
         let holder = match to.text.as_str() {
             "pool" => ShareHolder::Pool,
@@ -2786,17 +2814,24 @@ impl Player<'_> {
                 Err(u) => return Err((to.span, u)),
             },
         };
-        game.correct_share(id, holder).map_err(|e| {
+        let correction = engine_correction::Correction::Share {
+            share: id,
+            to: holder,
+        };
+        game.correct(&correction).map_err(|e| {
             (
                 share.span,
                 unresolved("rules::unknown_share", e.to_string())
                     .help("correct a normal certificate, e.g. `correct share Nord_3 Ann`"),
             )
         })?;
-        Ok(format!(
-            "correct share {} {}",
-            share_text(game, id),
-            notation::name(&to.text)
+        Ok((
+            format!(
+                "correct share {} {}",
+                share_text(game, id),
+                notation::name(&to.text)
+            ),
+            correction,
         ))
     }
 }
