@@ -527,6 +527,40 @@ fn keep_going_reports_each_mistake_once() {
     insta::assert_snapshot!("keep_going_json", stdout(&o));
 }
 
+/// Issue 14, point 5: two lines written in the wrong order (the second actor's move before
+/// the move the game waited for) are one mistake: it is reported on the first line, which is
+/// replayed after the turn the game waited for, so nothing after it is misjudged. Three such
+/// pairs (a stock round, a turn still open, an operating turn of several moves) in
+/// `tests/data/authoring/swapped.rn`.
+#[test]
+fn a_swapped_pair_of_lines_is_one_mistake() {
+    let file = data("swapped.rn");
+    let src = std::fs::read_to_string(&file).unwrap();
+    let doc = parse(&file, &src).unwrap();
+    let shared: Arc<str> = Arc::from(src.as_str());
+    let played = play(&file, &shared, &doc.games[0], KEEP_GOING).unwrap();
+    let found: Vec<(usize, &str)> = played
+        .errors
+        .iter()
+        .map(|e| (e.span.line_col(&src).0, e.code))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (25, "rules::not_your_turn"),
+            (40, "rules::not_your_turn"),
+            (44, "rules::not_your_turn"),
+        ]
+    );
+    // The game is the one written in order.
+    let opening = std::fs::read_to_string(data("opening.rn")).unwrap();
+    let in_order = replayed("opening.rn", &opening).expect("the opening replays");
+    assert_eq!(format!("{:?}", played.game), format!("{:?}", in_order.game));
+    let o = railnote(&["replay", &file, "--keep-going"]);
+    assert_eq!(code(&o), 1);
+    insta::assert_snapshot!("swapped_lines_keep_going", stderr(&o));
+}
+
 /// Runs the binary with `input` on its standard input.
 fn railnote_stdin(args: &[&str], input: &str) -> Output {
     use std::io::Write as _;

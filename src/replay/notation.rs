@@ -1428,8 +1428,30 @@ struct Player<'a> {
     /// and the game are out of step until the next move that names its actor, or the next
     /// round heading, brings them together again (see [`Player::resync`]).
     desync: Option<Option<Entity>>,
+    /// With keep-going, a move refused because another entity was to act, kept in case the
+    /// next lines are that entity's: the two were written in the wrong order (see
+    /// [`Player::play_deferred`]).
+    deferred: Option<Deferred>,
     /// Problems are not reported (moves tried while out of step).
     quiet: bool,
+}
+
+/// A move written before the turn of the entity the game waited for: it is replayed after that
+/// turn, so that a swapped pair of lines is one mistake, not a cascade.
+struct Deferred {
+    /// Who wrote the refused move.
+    actor: Entity,
+    /// Who was to act; once the next line names another actor whose turn comes when this
+    /// turn ends, that one.
+    waited_for: Entity,
+    /// The refused move and the moves without an actor after it (the rest of its turn).
+    moves: Vec<Move>,
+    /// Its report among the errors (none if past [`DIAGNOSTICS_KEPT`]).
+    error: Option<usize>,
+    /// Once the move of the entity waited for is replayed, where it is written: the deferred
+    /// moves are replayed when that turn ends (at the next move naming another actor, a heading,
+    /// a check line, a correction or the end).
+    after: Option<Span>,
 }
 
 /// How many passes a resynchronisation may make: a round's worth of turns.
@@ -1449,6 +1471,27 @@ enum Implied {
 /// How many passes one written move may imply: the steps of an operating turn and the end of
 /// the turn (a turn has fewer than ten steps in every title).
 const IMPLIED_PASSES: usize = 10;
+
+/// Whether `next` is to act, or comes to act once the turn of `ending` (who is to act) ends
+/// with passes.
+fn turn_ends_with(game: &Game, ending: Entity, next: Entity) -> bool {
+    if game.acting_entity() == Some(next) {
+        return true;
+    }
+    let mut trial = game.clone();
+    let mut passes = 0;
+    while trial.acting_entity() == Some(ending) {
+        if passes >= IMPLIED_PASSES
+            || trial
+                .process_in_place(&Action::Pass { entity: ending })
+                .is_err()
+        {
+            return false;
+        }
+        passes += 1;
+    }
+    trial.acting_entity() == Some(next)
+}
 
 /// Replays one game of a document.
 ///
@@ -1498,6 +1541,7 @@ pub fn play_until(
         round_of_last_move: String::new(),
         skipped_before_last_move: Vec::new(),
         desync: None,
+        deferred: None,
         quiet: false,
     };
     p.body(&mut game, &text.body, true);
@@ -1774,10 +1818,35 @@ impl Player<'_> {
             if self.stopped() || (main && self.stop_before(game, e)) {
                 return;
             }
+            // The turn after which a deferred move comes ends with the next line that names
+            // another actor, or the same one when its turn has ended.
+            if let Some(waited_for) = self
+                .deferred
+                .as_ref()
+                .filter(|d| d.after.is_some())
+                .map(|d| d.waited_for)
+            {
+                match e {
+                    Element::Heading(_) | Element::Check(_) | Element::Correction(_) => {
+                        self.play_deferred(game, main, None);
+                    }
+                    Element::Move(m) if !m.auto => {
+                        if let Some(name) = &m.actor {
+                            let named = entity_by_name(game, &name.text).ok();
+                            if named != Some(waited_for) || game.acting_entity() != Some(waited_for)
+                            {
+                                self.play_deferred(game, main, named);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
             match e {
                 Element::Comment(_) => {}
                 Element::Heading(h) => {
                     if self.desync.is_some() {
+                        self.deferred = None;
                         let written = h.round.to_string();
                         if self.resync(game, h.span, main, |g| g.round_label() == written) {
                             self.scope = None;
@@ -1804,10 +1873,12 @@ impl Player<'_> {
                     let saved = std::mem::take(&mut self.actions);
                     let main_scope = std::mem::replace(&mut self.scope, *scope);
                     let main_desync = self.desync.take();
+                    let main_deferred = self.deferred.take();
                     self.body(&mut alt, &v.body, false);
                     self.actions = saved;
                     self.scope = main_scope;
                     self.desync = main_desync;
+                    self.deferred = main_deferred;
                 }
                 Element::Move(m) => {
                     // A comment may stand between a move and its variation.
@@ -1827,6 +1898,9 @@ impl Player<'_> {
                 }
             }
         }
+        if self.deferred.as_ref().is_some_and(|d| d.after.is_some()) {
+            self.play_deferred(game, main, None);
+        }
     }
 
     /// A move, with keep-going's resynchronisation: after a refused move, the moves without an
@@ -1840,11 +1914,17 @@ impl Player<'_> {
             let moved = self.play_move(game, m, main);
             if !moved && self.keep_going && self.errors.len() + self.omitted > reported {
                 self.desync = Some(acting);
+                self.defer(game, m, reported);
             }
             return moved;
         };
         let Some(name) = m.actor.as_ref().filter(|_| !m.auto) else {
-            // The rest of the refused move's turn.
+            // The rest of the refused move's turn: the deferred move's, or the one the game was
+            // in.
+            if let Some(deferred) = self.deferred.as_mut() {
+                deferred.moves.push(m.clone());
+                return false;
+            }
             if failed_in.is_some() && game.acting_entity() == failed_in {
                 self.quiet = true;
                 let moved = self.play_move(game, m, main);
@@ -1856,13 +1936,146 @@ impl Player<'_> {
         let named = match entity_by_name(game, &name.text) {
             Ok(e) => e,
             // A name that names nobody is a mistake of its own.
-            Err(_) => return self.play_move(game, m, main),
+            Err(_) => {
+                self.deferred = None;
+                return self.play_move(game, m, main);
+            }
         };
+        // The move the game waited for, right after one written before it (once the turn in
+        // progress ends): the deferred move follows this turn.
+        let waiting = self.deferred.take().and_then(|d| {
+            (named != d.actor && turn_ends_with(game, d.waited_for, named)).then_some(Deferred {
+                waited_for: named,
+                ..d
+            })
+        });
         if !self.resync(game, m.span, main, |g| g.acting_entity() == Some(named)) {
             return false;
         }
         self.scope = None;
-        self.move_in_step(game, m, main)
+        let moved = self.move_in_step(game, m, main);
+        if let Some(mut deferred) = waiting.filter(|_| moved) {
+            deferred.after = Some(m.span);
+            self.deferred = Some(deferred);
+        }
+        moved
+    }
+
+    /// After a move was refused (its report the first past `reported`) because its actor was
+    /// not to act (the turn before may have ended as the move implies): it is kept to be
+    /// replayed after the turn of the entity the game waits for, should the next line be it.
+    fn defer(&mut self, game: &Game, m: &Move, reported: usize) {
+        let (Some(name), Some(waited_for)) =
+            (m.actor.as_ref().filter(|_| !m.auto), game.acting_entity())
+        else {
+            return;
+        };
+        let Ok(actor) = entity_by_name(game, &name.text) else {
+            return;
+        };
+        let error = (self.errors.len() > reported).then_some(reported);
+        let not_your_turn = error
+            .and_then(|i| self.errors.get(i))
+            .is_none_or(|e| e.code == "rules::not_your_turn");
+        if actor != waited_for && not_your_turn {
+            self.deferred = Some(Deferred {
+                actor,
+                waited_for,
+                moves: vec![m.clone()],
+                error,
+                after: None,
+            });
+        }
+    }
+
+    /// Replays the deferred moves (a move written before the turn of the entity the game
+    /// waited for) now that this turn is over: that turn ends with passes, and the deferred
+    /// moves are replayed as written. Its report then says the two were swapped. Nothing is
+    /// changed if they are refused there (the report stands as it was), or if `next` (the actor
+    /// of the line that ends the turn) is the deferred move's actor: the move was written again
+    /// in its place.
+    fn play_deferred(&mut self, game: &mut Game, main: bool, next: Option<Entity>) {
+        let Some(deferred) = self.deferred.take() else {
+            return;
+        };
+        let Some(after) = deferred.after else {
+            return;
+        };
+        if next == Some(deferred.actor) {
+            return;
+        }
+        let mut trial = game.clone();
+        let mut passes = Vec::new();
+        while trial.acting_entity() == Some(deferred.waited_for) {
+            if passes.len() >= IMPLIED_PASSES
+                || trial
+                    .process_in_place(&Action::Pass {
+                        entity: deferred.waited_for,
+                    })
+                    .is_err()
+            {
+                return;
+            }
+            passes.push(deferred.waited_for);
+        }
+        if trial.acting_entity() != Some(deferred.actor) {
+            return;
+        }
+        // Tried first without a trace (no report, nothing logged) …
+        let saved = (
+            self.scope,
+            self.round_of_last_move.clone(),
+            self.skipped_before_last_move.clone(),
+            self.auto_passed.clone(),
+            self.warnings.len(),
+        );
+        self.quiet = true;
+        self.scope = None;
+        let replays = deferred
+            .moves
+            .iter()
+            .all(|m| self.play_move(&mut trial, m, false));
+        self.quiet = false;
+        (
+            self.scope,
+            self.round_of_last_move,
+            self.skipped_before_last_move,
+            self.auto_passed,
+        ) = (saved.0, saved.1, saved.2, saved.3);
+        self.warnings.truncate(saved.4);
+        if !replays {
+            return;
+        }
+        // … then for good.
+        let first = &deferred.moves[0];
+        for entity in passes {
+            if game.process_in_place(&Action::Pass { entity }).is_err() {
+                return;
+            }
+            if main {
+                self.log_implied_pass(entity, first.span);
+            }
+        }
+        self.scope = None;
+        for m in &deferred.moves {
+            self.play_move(game, m, main);
+        }
+        let waited_for = game.entity_name(deferred.waited_for);
+        let actor = game.entity_name(deferred.actor);
+        let line = self.line_of(after.offset);
+        let written = self
+            .text
+            .get(after.offset..after.end())
+            .unwrap_or("?")
+            .trim()
+            .to_string();
+        if let Some(report) = deferred.error.and_then(|i| self.errors.get_mut(i)) {
+            report.help = Some(shorten_quotes(format!(
+                "the lines are swapped: `{written}` (line {line}) is {waited_for}'s move, which \
+                 the game waited for; write it before this one. {actor}'s move is replayed \
+                 after it, where it is {actor}'s turn, so what follows is judged as written"
+            )));
+        }
     }
 
     /// Passes, by whoever is to act, until `reached` (at most [`RESYNC_PASSES`]); the game and
