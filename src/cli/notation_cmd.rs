@@ -144,6 +144,13 @@ fn problem_of(e: &crate::replay::notation::MoveError) -> ProblemDetail {
     ProblemDetail {
         round: (!e.round.is_empty()).then(|| e.round.clone()),
         actor: e.actor.clone(),
+        not_checked: e
+            .unchecked
+            .iter()
+            .map(|(_, line)| *line)
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect(),
         ..ProblemDetail::at(e.src.text(), e.span, e.code, e.label.clone())
     }
 }

@@ -1026,6 +1026,32 @@ pub struct MoveError {
     pub round: String,
     /// The actor, if known.
     pub actor: Option<String>,
+    /// With keep-going, the values of check lines right after this refused move that were not
+    /// held against the game (it is uncertain until the text and the game are in step again):
+    /// each entry and its line.
+    pub unchecked: Vec<(Span, usize)>,
+}
+
+impl MoveError {
+    /// Why the check lines after this move were not evaluated, if some were not.
+    pub fn unchecked_note(&self) -> Option<String> {
+        let lines: std::collections::BTreeSet<usize> =
+            self.unchecked.iter().map(|(_, line)| *line).collect();
+        let lines: Vec<String> = lines.iter().map(ToString::to_string).collect();
+        let (which, verb) = match lines.as_slice() {
+            [] => return None,
+            [one] => (format!("the check line on line {one}"), "is"),
+            more => (
+                format!("the check lines on lines {}", more.join(", ")),
+                "are",
+            ),
+        };
+        Some(format!(
+            "{which} {verb} not evaluated: after a refused move the game is uncertain until the \
+             next line that names its actor (or a round heading), and a value checked there \
+             would mostly repeat this mistake; replay again once this move is mended"
+        ))
+    }
 }
 
 impl Diagnostic for MoveError {
@@ -1041,18 +1067,29 @@ impl Diagnostic for MoveError {
         let primary =
             LabeledSpan::new_primary_with_span(Some(self.label.clone()), label_span(self.span));
         Some(Box::new(
-            std::iter::once(primary).chain(
-                self.related
-                    .iter()
-                    .map(|(s, l)| LabeledSpan::new_with_span(Some(l.clone()), label_span(*s))),
-            ),
+            std::iter::once(primary)
+                .chain(
+                    self.related
+                        .iter()
+                        .map(|(s, l)| LabeledSpan::new_with_span(Some(l.clone()), label_span(*s))),
+                )
+                .chain(self.unchecked.iter().map(|(s, _)| {
+                    LabeledSpan::new_with_span(
+                        Some("not checked after the refused move".into()),
+                        label_span(*s),
+                    )
+                })),
         ))
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help
-            .as_ref()
-            .map(|h| Box::new(h.clone()) as Box<dyn fmt::Display>)
+        let help = match (&self.help, self.unchecked_note()) {
+            (Some(help), Some(note)) => format!("{help}\n{note}"),
+            (Some(help), None) => help.clone(),
+            (None, Some(note)) => note,
+            (None, None) => return None,
+        };
+        Some(Box::new(help))
     }
 }
 
@@ -1167,6 +1204,7 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
         index: 0,
         round: String::new(),
         actor: None,
+        unchecked: Vec::new(),
     };
     let Some(title) = text.tag("Title") else {
         return Err(fail(
@@ -1432,6 +1470,9 @@ struct Player<'a> {
     /// next lines are that entity's: the two were written in the wrong order (see
     /// [`Player::play_deferred`]).
     deferred: Option<Deferred>,
+    /// While out of step, the report of the refused move (among the errors): the check lines
+    /// not evaluated are listed on it.
+    desync_report: Option<usize>,
     /// Problems are not reported (moves tried while out of step).
     quiet: bool,
 }
@@ -1542,6 +1583,7 @@ pub fn play_until(
         skipped_before_last_move: Vec::new(),
         desync: None,
         deferred: None,
+        desync_report: None,
         quiet: false,
     };
     p.body(&mut game, &text.body, true);
@@ -1791,6 +1833,7 @@ impl Player<'_> {
             index: self.actions.len() + 1,
             round: game.round_label(),
             actor,
+            unchecked: Vec::new(),
         });
     }
 
@@ -1861,7 +1904,8 @@ impl Player<'_> {
                     self.heading(game, h.round.to_string(), h.span, main);
                 }
                 // Out of step, a value checked would mostly repeat the mistake already
-                // reported; a name that names nobody is a mistake of its own.
+                // reported (the report says which were not evaluated); a name that names
+                // nobody is a mistake of its own.
                 Element::Check(c) => self.check(game, c, self.desync.is_some()),
                 Element::Correction(c) => self.correction(game, c, main),
                 Element::Variation(v) => {
@@ -1874,11 +1918,13 @@ impl Player<'_> {
                     let main_scope = std::mem::replace(&mut self.scope, *scope);
                     let main_desync = self.desync.take();
                     let main_deferred = self.deferred.take();
+                    let main_report = self.desync_report.take();
                     self.body(&mut alt, &v.body, false);
                     self.actions = saved;
                     self.scope = main_scope;
                     self.desync = main_desync;
                     self.deferred = main_deferred;
+                    self.desync_report = main_report;
                 }
                 Element::Move(m) => {
                     // A comment may stand between a move and its variation.
@@ -1914,6 +1960,7 @@ impl Player<'_> {
             let moved = self.play_move(game, m, main);
             if !moved && self.keep_going && self.errors.len() + self.omitted > reported {
                 self.desync = Some(acting);
+                self.desync_report = (self.errors.len() > reported).then_some(reported);
                 self.defer(game, m, reported);
             }
             return moved;
@@ -2900,7 +2947,13 @@ impl Player<'_> {
                 ""
             };
             match actual {
-                Ok(a) if a == recorded || names_only => {}
+                Ok(_) if names_only => {
+                    let line = self.line_of(e.span.offset);
+                    if let Some(report) = self.desync_report.and_then(|i| self.errors.get_mut(i)) {
+                        report.unchecked.push((e.span, line));
+                    }
+                }
+                Ok(a) if a == recorded => {}
                 Ok(a) => {
                     let when = self.checked_when(game);
                     self.error(
