@@ -497,7 +497,7 @@ fn read_game(file: &Path, format: Format) -> io::Result<Result<GameLog, Outcome>
     let src = read_input(file)?;
     let name = input_name(file);
     if notation_cmd::is_json(&src) {
-        return Ok(match import(&name, &src) {
+        return Ok(match import_game(&name, &src) {
             Ok(log) => Ok(log),
             Err(e) => Err(reject(format, FailureReport::from(&e), e)?),
         });
@@ -697,7 +697,13 @@ fn replay(args: &ReplayArgs) -> io::Result<Outcome> {
         print_warnings(&warnings);
         return Ok(Outcome::Legal);
     }
-    let log = match import(&name, &src) {
+    // A state (`--at`) of a log without actions is its first one, as for notation.
+    let read = if args.at.is_some() {
+        import(&name, &src)
+    } else {
+        import_game(&name, &src)
+    };
+    let log = match read {
         Ok(log) => log,
         Err(e) => return reject(args.format, FailureReport::from(&e), e),
     };
@@ -825,6 +831,18 @@ fn standings_of(format: Format, p: &crate::replay::notation::Played) -> io::Resu
         }
         Format::Json => format!("{}\n", serde_json::to_string_pretty(&report)?),
     })
+}
+
+/// Reads an 18xx.games JSON log to replay, convert or draw: one without actions is an error
+/// (`log::no_actions`), as a notation game without moves is.
+pub(crate) fn import_game(name: &str, src: &Arc<str>) -> Result<GameLog, LogError> {
+    let log = import(name, src)?;
+    // A setup the title does not allow says more than the missing actions: the caller's replay
+    // reports it.
+    if Replay::new(&log).is_ok() {
+        log.require_actions()?;
+    }
+    Ok(log)
 }
 
 /// Reads an 18xx.games JSON log (notation files are read by [`notation_cmd`]).

@@ -4,7 +4,8 @@
 //!
 //! Counting: `index` numbers the surviving top-level actions from 1, as the reference traces
 //! do (one trace line per top-level action); an action's auto actions are processed right
-//! after it and belong to its index.
+//! after it and belong to its index. A notation file's corrections are applied after the
+//! action they follow, and belong to its index too (as `--at` shows them).
 
 // A replay fails once, at its end; the size of the error value does not matter.
 #![allow(clippy::result_large_err)]
@@ -86,8 +87,8 @@ impl<'l> Replay<'l> {
     /// # Errors
     /// A player count or optional rule the title does not allow.
     pub fn new(log: &'l GameLog) -> Result<Replay<'l>, SetupFailed> {
-        let game = Game::with_stated_setup(&setup(log), log.header.stated_setup.clone()).map_err(
-            |error| {
+        let mut game = Game::with_stated_setup(&setup(log), log.header.stated_setup.clone())
+            .map_err(|error| {
                 let span = match &error {
                     SetupError::UnknownOptionalRule { rule, .. } => log
                         .header
@@ -107,8 +108,8 @@ impl<'l> Replay<'l> {
                     span,
                     error,
                 }
-            },
-        )?;
+            })?;
+        apply_corrections(log, 0, &mut game);
         Ok(Replay {
             log,
             start: game.clone(),
@@ -200,6 +201,7 @@ impl<'l> Replay<'l> {
         }
         self.warnings.extend(found);
         self.next += 1;
+        apply_corrections(self.log, self.next, &mut self.game);
         Some(Ok(Processed {
             index,
             action: logged,
@@ -211,7 +213,7 @@ impl<'l> Replay<'l> {
     /// top-level action and its first `autos_done` auto actions.
     fn rebuild(&mut self, autos_done: Option<usize>) {
         let mut game = self.start.clone();
-        let mut redo = |logged: &LoggedAction, autos: usize| {
+        let redo = |game: &mut Game, logged: &LoggedAction, autos: usize| {
             let accepted = game.process_in_place(&logged.action);
             debug_assert!(
                 accepted.is_ok(),
@@ -225,11 +227,12 @@ impl<'l> Replay<'l> {
                 );
             }
         };
-        for logged in &self.log.actions[..self.next] {
-            redo(logged, logged.auto_actions.len());
+        for (done, logged) in self.log.actions[..self.next].iter().enumerate() {
+            redo(&mut game, logged, logged.auto_actions.len());
+            apply_corrections(self.log, done + 1, &mut game);
         }
         if let Some(autos) = autos_done {
-            redo(&self.log.actions[self.next], autos);
+            redo(&mut game, &self.log.actions[self.next], autos);
         }
         self.game = game;
     }
@@ -258,6 +261,21 @@ impl<'l> Replay<'l> {
     pub fn finish(mut self) -> Result<Game, IllegalAction> {
         self.run_with(|_, _| ControlFlow::Continue(()))?;
         Ok(self.game)
+    }
+}
+
+/// Applies the log's corrections that follow its first `after` top-level actions.
+fn apply_corrections(log: &GameLog, after: usize, game: &mut Game) {
+    let first = log.corrections.partition_point(|c| c.after < after);
+    for c in log.corrections[first..]
+        .iter()
+        .take_while(|c| c.after == after)
+    {
+        let applied = game.correct(&c.correction);
+        debug_assert!(
+            applied.is_ok(),
+            "a correction applied once while the notation was replayed applies again"
+        );
     }
 }
 

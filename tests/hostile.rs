@@ -448,7 +448,7 @@ fn a_byte_order_mark_before_a_log_is_skipped() {
     let out = railnote(&["check", path_str(&bom)]);
     assert_eq!(
         first_line(&out),
-        format!("{}: ok (0 actions)", bom.display())
+        format!("{}: ok (1 actions)", bom.display())
     );
     // And before notation.
     let sample = std::fs::read(

@@ -19,7 +19,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::{import, input_name, notation_cmd::is_json, Format, Outcome, STDIN};
+use super::{import_game, input_name, notation_cmd::is_json, Format, Outcome, STDIN};
 use crate::log::{shorten_quotes, Span};
 use crate::notation;
 use crate::replay::notation::{play, PlayOptions};
@@ -393,7 +393,7 @@ fn check_log(name: &str, src: &Arc<str>, options: PlayOptions) -> Checked {
         error: None,
         ends_in: None,
     };
-    let log = match import(name, src) {
+    let log = match import_game(name, src) {
         Ok(log) => log,
         Err(e) => {
             let at = e.problems.first().map_or(Span::new(0, 0), |p| p.span);

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use clap::ValueEnum;
 
 use super::{
-    import, input_name, limits, notation_cmd, read_game, read_input, reject, with_path, Format,
-    Outcome,
+    import_game, input_name, limits, notation_cmd, read_game, read_input, reject, with_path,
+    Format, Outcome,
 };
 use crate::draw::document::GameDocument;
 use crate::draw::map::{map_svg, route_paths, DrawnRoute, MapOptions};
@@ -262,7 +262,7 @@ fn read_document(file: &Path) -> io::Result<Option<GameDocument>> {
     let src = read_input(file)?;
     let name = input_name(file);
     let read = if notation_cmd::is_json(&src) {
-        match import(&name, &src) {
+        match import_game(&name, &src) {
             Ok(log) => GameDocument::from_json_log(&log),
             Err(e) => {
                 eprintln!("{:?}", miette::Report::new(e));

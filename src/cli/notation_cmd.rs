@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use miette::Diagnostic;
 
-use super::{import, input_name, read_input, with_path, ConvertArgs, FmtArgs, Outcome, Target};
+use super::{
+    import_game, input_name, read_input, with_path, ConvertArgs, FmtArgs, Outcome, Target,
+};
 use crate::convert;
 use crate::notation;
 use crate::output::{FailureDetail, FailureReport, ProblemDetail};
@@ -142,6 +144,13 @@ fn problem_of(e: &crate::replay::notation::MoveError) -> ProblemDetail {
     ProblemDetail {
         round: (!e.round.is_empty()).then(|| e.round.clone()),
         actor: e.actor.clone(),
+        not_checked: e
+            .unchecked
+            .iter()
+            .map(|(_, line)| *line)
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect(),
         ..ProblemDetail::at(e.src.text(), e.span, e.code, e.label.clone())
     }
 }
@@ -187,7 +196,7 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
         .unwrap_or(if json { Target::Notation } else { Target::Json });
     match (json, to) {
         (true, Target::Notation) => {
-            let log = match import(&name, &src) {
+            let log = match import_game(&name, &src) {
                 Ok(log) => log,
                 Err(e) => {
                     eprintln!("{:?}", miette::Report::new(e));
@@ -260,7 +269,7 @@ pub(super) fn convert(args: &ConvertArgs) -> io::Result<Outcome> {
         }
         (true, Target::Json) => {
             // Normalise: read, filter undo/redo, write the minimal log.
-            let log = match import(&name, &src) {
+            let log = match import_game(&name, &src) {
                 Ok(log) => log,
                 Err(e) => {
                     eprintln!("{:?}", miette::Report::new(e));

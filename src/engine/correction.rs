@@ -50,7 +50,53 @@ pub enum ShareHolder {
     Player(PlayerId),
 }
 
+/// One correction, as a value: what a replay applies between two actions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Correction {
+    /// [`Game::correct_cash`].
+    Cash {
+        /// Who gets the money (or gives it, if negative).
+        entity: Entity,
+        /// From the bank.
+        amount: Money,
+    },
+    /// [`Game::correct_tile`].
+    Tile {
+        /// Where it lies.
+        hex: HexId,
+        /// The tile taken from the supply.
+        tile: TileId,
+        /// As turned.
+        rotation: Rotation,
+    },
+    /// [`Game::correct_share`].
+    Share {
+        /// The certificate moved.
+        share: ShareId,
+        /// Where it goes.
+        to: ShareHolder,
+    },
+}
+
 impl Game {
+    /// Carries out a correction; for a tile, the corporations whose tokens went back to them.
+    ///
+    /// # Errors
+    /// As [`Game::correct_cash`], [`Game::correct_tile`], [`Game::correct_share`].
+    pub fn correct(&mut self, correction: &Correction) -> Result<Vec<CorpId>, CorrectionError> {
+        match *correction {
+            Correction::Cash { entity, amount } => {
+                self.correct_cash(entity, amount).map(|()| Vec::new())
+            }
+            Correction::Tile {
+                hex,
+                tile,
+                rotation,
+            } => self.correct_tile(hex, tile, rotation),
+            Correction::Share { share, to } => self.correct_share(share, to).map(|()| Vec::new()),
+        }
+    }
+
     /// Moves `amount` from the bank to an entity's cash (negative: to the bank).
     ///
     /// # Errors

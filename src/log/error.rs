@@ -43,6 +43,8 @@ pub enum ProblemKind {
     UndoTarget,
     /// A `redo` with nothing undone to restore.
     NothingToRedo,
+    /// A log without a single action to replay (none, or every one undone or a message).
+    NoActions,
 }
 
 impl ProblemKind {
@@ -64,6 +66,7 @@ impl ProblemKind {
             ProblemKind::UnknownMarketCell => "log::unknown_market_cell",
             ProblemKind::UndoTarget => "log::undo_target",
             ProblemKind::NothingToRedo => "log::nothing_to_redo",
+            ProblemKind::NoActions => "log::no_actions",
         }
     }
 }

@@ -19,6 +19,8 @@ mod span;
 pub(crate) use error::{label_span, not_shown, short_name, shorten_quotes};
 pub use error::{LogError, Problem, ProblemKind, DIAGNOSTICS_KEPT, DIAGNOSTICS_SHOWN};
 pub use raw::{filter, parse, parse_shared, Document, Header, LogPlayer, RawAction};
-pub use resolve::{read, read_shared, resolve, AutoAction, GameLog, LoggedAction};
+pub use resolve::{
+    read, read_shared, resolve, AutoAction, GameLog, LoggedAction, LoggedCorrection,
+};
 pub use source::LogSource;
 pub use span::{Span, Spanned};

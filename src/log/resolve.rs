@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::action::{Action, BidTarget, DividendKind, Entity, MarketCell, RouteSpec};
+use crate::engine::correction::Correction;
 use crate::engine::map::MapData;
 use crate::engine::title::Title;
 use crate::ids::{
@@ -55,12 +56,58 @@ pub struct GameLog {
     pub actions: Vec<LoggedAction>,
     /// How many entries the `actions` array had.
     pub raw_count: usize,
+    /// Where the actions are written (the `actions` array; the whole file if it has none).
+    pub actions_span: Span,
+    /// Corrections between the actions, in order (only a notation file has them: an 18xx.games
+    /// log cannot say one).
+    pub corrections: Vec<LoggedCorrection>,
+}
+
+/// A correction of a notation file, where the replay applies it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoggedCorrection {
+    /// How many top-level actions (each with its auto actions) come before it.
+    pub after: usize,
+    /// Where it is written.
+    pub span: Span,
+    /// What it does.
+    pub correction: Correction,
 }
 
 impl GameLog {
     /// The file's text as a miette source.
     pub fn source(&self) -> LogSource {
         LogSource::new(&self.name, Arc::clone(&self.src))
+    }
+
+    /// A log to replay has at least one action: one without is most likely an export taken
+    /// before the game began, or the wrong file, and would otherwise pass as a legal game.
+    /// (Listing the first moves or showing the first state needs none.)
+    ///
+    /// # Errors
+    /// `log::no_actions`, at the `actions` array.
+    pub fn require_actions(&self) -> Result<(), LogError> {
+        if !self.actions.is_empty() {
+            return Ok(());
+        }
+        let (message, label) = if self.raw_count == 0 {
+            ("the log has no actions", "no actions here")
+        } else {
+            (
+                "every action of the log is undone or a message",
+                "nothing here is left to replay",
+            )
+        };
+        let problem = Problem::new(ProblemKind::NoActions, self.actions_span, message, label)
+            .with_help(
+                "an 18xx.games log lists the game's moves in `actions`; export it again once the \
+                 game has begun (`railnote moves FILE` lists the first moves)",
+            );
+        Err(LogError::new(
+            &self.name,
+            Arc::clone(&self.src),
+            vec![problem],
+        ))
     }
 
     /// The log's id for a player (`"14828"`, or the name in hotseat logs).
@@ -192,6 +239,11 @@ pub fn resolve(doc: &Document) -> Result<GameLog, LogError> {
         title,
         actions,
         raw_count: doc.actions.len(),
+        actions_span: Obj::document(Json::new(&doc.src, &doc.tree))
+            .ok()
+            .and_then(|root| root.get_span("actions"))
+            .unwrap_or(Span::new(0, doc.src.len())),
+        corrections: Vec::new(),
     })
 }
 

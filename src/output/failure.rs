@@ -32,6 +32,10 @@ pub struct ProblemDetail {
     pub round: Option<String>,
     /// Who acted, when known.
     pub actor: Option<String>,
+    /// With `--keep-going`, the lines of check lines right after this refused move that were
+    /// not evaluated (the game is uncertain until the text is in step again).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_checked: Vec<usize>,
 }
 
 impl ProblemDetail {
@@ -45,6 +49,7 @@ impl ProblemDetail {
             message,
             round: None,
             actor: None,
+            not_checked: Vec::new(),
         }
     }
 }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use miette::{Diagnostic, LabeledSpan, SourceCode};
 
 use crate::action::{Action, BidTarget, DividendKind, Entity, MarketCell, RouteSpec};
-use crate::engine::correction::{CorrectionError, ShareHolder};
+use crate::engine::correction::{self as engine_correction, CorrectionError, ShareHolder};
 use crate::engine::map::Layout;
 use crate::engine::setup::ResolvedSetup;
 use crate::engine::title::Title;
@@ -23,7 +23,7 @@ use crate::ids::{
 };
 use crate::log::{
     label_span, not_shown, shorten_quotes, AutoAction, GameLog, Header, LogPlayer, LogSource,
-    LoggedAction, Span, Spanned, DIAGNOSTICS_KEPT, DIAGNOSTICS_SHOWN,
+    LoggedAction, LoggedCorrection, Span, Spanned, DIAGNOSTICS_KEPT, DIAGNOSTICS_SHOWN,
 };
 use crate::notation::{
     self, Check, CheckValue, Correction, CorrectionKind, Element, GameText, Move, Name,
@@ -1026,6 +1026,32 @@ pub struct MoveError {
     pub round: String,
     /// The actor, if known.
     pub actor: Option<String>,
+    /// With keep-going, the values of check lines right after this refused move that were not
+    /// held against the game (it is uncertain until the text and the game are in step again):
+    /// each entry and its line.
+    pub unchecked: Vec<(Span, usize)>,
+}
+
+impl MoveError {
+    /// Why the check lines after this move were not evaluated, if some were not.
+    pub fn unchecked_note(&self) -> Option<String> {
+        let lines: std::collections::BTreeSet<usize> =
+            self.unchecked.iter().map(|(_, line)| *line).collect();
+        let lines: Vec<String> = lines.iter().map(ToString::to_string).collect();
+        let (which, verb) = match lines.as_slice() {
+            [] => return None,
+            [one] => (format!("the check line on line {one}"), "is"),
+            more => (
+                format!("the check lines on lines {}", more.join(", ")),
+                "are",
+            ),
+        };
+        Some(format!(
+            "{which} {verb} not evaluated: after a refused move the game is uncertain until the \
+             next line that names its actor (or a round heading), and a value checked there \
+             would mostly repeat this mistake; replay again once this move is mended"
+        ))
+    }
 }
 
 impl Diagnostic for MoveError {
@@ -1041,18 +1067,29 @@ impl Diagnostic for MoveError {
         let primary =
             LabeledSpan::new_primary_with_span(Some(self.label.clone()), label_span(self.span));
         Some(Box::new(
-            std::iter::once(primary).chain(
-                self.related
-                    .iter()
-                    .map(|(s, l)| LabeledSpan::new_with_span(Some(l.clone()), label_span(*s))),
-            ),
+            std::iter::once(primary)
+                .chain(
+                    self.related
+                        .iter()
+                        .map(|(s, l)| LabeledSpan::new_with_span(Some(l.clone()), label_span(*s))),
+                )
+                .chain(self.unchecked.iter().map(|(s, _)| {
+                    LabeledSpan::new_with_span(
+                        Some("not checked after the refused move".into()),
+                        label_span(*s),
+                    )
+                })),
         ))
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help
-            .as_ref()
-            .map(|h| Box::new(h.clone()) as Box<dyn fmt::Display>)
+        let help = match (&self.help, self.unchecked_note()) {
+            (Some(help), Some(note)) => format!("{help}\n{note}"),
+            (Some(help), None) => help.clone(),
+            (None, Some(note)) => note,
+            (None, None) => return None,
+        };
+        Some(Box::new(help))
     }
 }
 
@@ -1167,6 +1204,7 @@ pub fn setup(src: &LogSource, text: &GameText, at: Span) -> Result<(Game, Header
         index: 0,
         round: String::new(),
         actor: None,
+        unchecked: Vec::new(),
     };
     let Some(title) = text.tag("Title") else {
         return Err(fail(
@@ -1389,6 +1427,8 @@ struct Player<'a> {
     omitted: usize,
     warnings: Vec<DeviationWarning>,
     corrections: Vec<AppliedCorrection>,
+    /// The main line's corrections, for the log.
+    logged_corrections: Vec<LoggedCorrection>,
     actions: Vec<LoggedAction>,
     programs: BTreeMap<(usize, usize), Vec<(String, String)>>,
     text: &'a str,
@@ -1414,8 +1454,33 @@ struct Player<'a> {
     /// and the game are out of step until the next move that names its actor, or the next
     /// round heading, brings them together again (see [`Player::resync`]).
     desync: Option<Option<Entity>>,
+    /// With keep-going, a move refused because another entity was to act, kept in case the
+    /// next lines are that entity's: the two were written in the wrong order (see
+    /// [`Player::play_deferred`]).
+    deferred: Option<Deferred>,
+    /// While out of step, the report of the refused move (among the errors): the check lines
+    /// not evaluated are listed on it.
+    desync_report: Option<usize>,
     /// Problems are not reported (moves tried while out of step).
     quiet: bool,
+}
+
+/// A move written before the turn of the entity the game waited for: it is replayed after that
+/// turn, so that a swapped pair of lines is one mistake, not a cascade.
+struct Deferred {
+    /// Who wrote the refused move.
+    actor: Entity,
+    /// Who was to act; once the next line names another actor whose turn comes when this
+    /// turn ends, that one.
+    waited_for: Entity,
+    /// The refused move and the moves without an actor after it (the rest of its turn).
+    moves: Vec<Move>,
+    /// Its report among the errors (none if past [`DIAGNOSTICS_KEPT`]).
+    error: Option<usize>,
+    /// Once the move of the entity waited for is replayed, where it is written: the deferred
+    /// moves are replayed when that turn ends (at the next move naming another actor, a heading,
+    /// a check line, a correction or the end).
+    after: Option<Span>,
 }
 
 /// How many passes a resynchronisation may make: a round's worth of turns.
@@ -1435,6 +1500,27 @@ enum Implied {
 /// How many passes one written move may imply: the steps of an operating turn and the end of
 /// the turn (a turn has fewer than ten steps in every title).
 const IMPLIED_PASSES: usize = 10;
+
+/// Whether `next` is to act, or comes to act once the turn of `ending` (who is to act) ends
+/// with passes.
+fn turn_ends_with(game: &Game, ending: Entity, next: Entity) -> bool {
+    if game.acting_entity() == Some(next) {
+        return true;
+    }
+    let mut trial = game.clone();
+    let mut passes = 0;
+    while trial.acting_entity() == Some(ending) {
+        if passes >= IMPLIED_PASSES
+            || trial
+                .process_in_place(&Action::Pass { entity: ending })
+                .is_err()
+        {
+            return false;
+        }
+        passes += 1;
+    }
+    trial.acting_entity() == Some(next)
+}
 
 /// Replays one game of a document.
 ///
@@ -1472,6 +1558,7 @@ pub fn play_until(
         omitted: 0,
         warnings: Vec::new(),
         corrections: Vec::new(),
+        logged_corrections: Vec::new(),
         actions: Vec::new(),
         programs: BTreeMap::new(),
         text: src,
@@ -1483,6 +1570,8 @@ pub fn play_until(
         round_of_last_move: String::new(),
         skipped_before_last_move: Vec::new(),
         desync: None,
+        deferred: None,
+        desync_report: None,
         quiet: false,
     };
     p.body(&mut game, &text.body, true);
@@ -1520,6 +1609,8 @@ pub fn play_until(
         title,
         raw_count: p.actions.len(),
         actions: p.actions,
+        actions_span: Span::new(0, src.len()),
+        corrections: p.logged_corrections,
     };
     Ok(Played {
         game,
@@ -1730,6 +1821,7 @@ impl Player<'_> {
             index: self.actions.len() + 1,
             round: game.round_label(),
             actor,
+            unchecked: Vec::new(),
         });
     }
 
@@ -1757,10 +1849,35 @@ impl Player<'_> {
             if self.stopped() || (main && self.stop_before(game, e)) {
                 return;
             }
+            // The turn after which a deferred move comes ends with the next line that names
+            // another actor, or the same one when its turn has ended.
+            if let Some(waited_for) = self
+                .deferred
+                .as_ref()
+                .filter(|d| d.after.is_some())
+                .map(|d| d.waited_for)
+            {
+                match e {
+                    Element::Heading(_) | Element::Check(_) | Element::Correction(_) => {
+                        self.play_deferred(game, main, None);
+                    }
+                    Element::Move(m) if !m.auto => {
+                        if let Some(name) = &m.actor {
+                            let named = entity_by_name(game, &name.text).ok();
+                            if named != Some(waited_for) || game.acting_entity() != Some(waited_for)
+                            {
+                                self.play_deferred(game, main, named);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
             match e {
                 Element::Comment(_) => {}
                 Element::Heading(h) => {
                     if self.desync.is_some() {
+                        self.deferred = None;
                         let written = h.round.to_string();
                         if self.resync(game, h.span, main, |g| g.round_label() == written) {
                             self.scope = None;
@@ -1775,9 +1892,10 @@ impl Player<'_> {
                     self.heading(game, h.round.to_string(), h.span, main);
                 }
                 // Out of step, a value checked would mostly repeat the mistake already
-                // reported; a name that names nobody is a mistake of its own.
+                // reported (the report says which were not evaluated); a name that names
+                // nobody is a mistake of its own.
                 Element::Check(c) => self.check(game, c, self.desync.is_some()),
-                Element::Correction(c) => self.correction(game, c),
+                Element::Correction(c) => self.correction(game, c, main),
                 Element::Variation(v) => {
                     let Some((start, scope)) = before.as_ref() else {
                         self.error(game, v.span, "notation::variation_without_move", "a variation replaces a move, but none comes before it".into(), Some("write the variation right after the move it replaces: `Ann: pass (Ann: buy Nord)`".into()), None);
@@ -1787,10 +1905,14 @@ impl Player<'_> {
                     let saved = std::mem::take(&mut self.actions);
                     let main_scope = std::mem::replace(&mut self.scope, *scope);
                     let main_desync = self.desync.take();
+                    let main_deferred = self.deferred.take();
+                    let main_report = self.desync_report.take();
                     self.body(&mut alt, &v.body, false);
                     self.actions = saved;
                     self.scope = main_scope;
                     self.desync = main_desync;
+                    self.deferred = main_deferred;
+                    self.desync_report = main_report;
                 }
                 Element::Move(m) => {
                     // A comment may stand between a move and its variation.
@@ -1810,6 +1932,9 @@ impl Player<'_> {
                 }
             }
         }
+        if self.deferred.as_ref().is_some_and(|d| d.after.is_some()) {
+            self.play_deferred(game, main, None);
+        }
     }
 
     /// A move, with keep-going's resynchronisation: after a refused move, the moves without an
@@ -1823,11 +1948,18 @@ impl Player<'_> {
             let moved = self.play_move(game, m, main);
             if !moved && self.keep_going && self.errors.len() + self.omitted > reported {
                 self.desync = Some(acting);
+                self.desync_report = (self.errors.len() > reported).then_some(reported);
+                self.defer(game, m, reported);
             }
             return moved;
         };
         let Some(name) = m.actor.as_ref().filter(|_| !m.auto) else {
-            // The rest of the refused move's turn.
+            // The rest of the refused move's turn: the deferred move's, or the one the game was
+            // in.
+            if let Some(deferred) = self.deferred.as_mut() {
+                deferred.moves.push(m.clone());
+                return false;
+            }
             if failed_in.is_some() && game.acting_entity() == failed_in {
                 self.quiet = true;
                 let moved = self.play_move(game, m, main);
@@ -1839,13 +1971,146 @@ impl Player<'_> {
         let named = match entity_by_name(game, &name.text) {
             Ok(e) => e,
             // A name that names nobody is a mistake of its own.
-            Err(_) => return self.play_move(game, m, main),
+            Err(_) => {
+                self.deferred = None;
+                return self.play_move(game, m, main);
+            }
         };
+        // The move the game waited for, right after one written before it (once the turn in
+        // progress ends): the deferred move follows this turn.
+        let waiting = self.deferred.take().and_then(|d| {
+            (named != d.actor && turn_ends_with(game, d.waited_for, named)).then_some(Deferred {
+                waited_for: named,
+                ..d
+            })
+        });
         if !self.resync(game, m.span, main, |g| g.acting_entity() == Some(named)) {
             return false;
         }
         self.scope = None;
-        self.move_in_step(game, m, main)
+        let moved = self.move_in_step(game, m, main);
+        if let Some(mut deferred) = waiting.filter(|_| moved) {
+            deferred.after = Some(m.span);
+            self.deferred = Some(deferred);
+        }
+        moved
+    }
+
+    /// After a move was refused (its report the first past `reported`) because its actor was
+    /// not to act (the turn before may have ended as the move implies): it is kept to be
+    /// replayed after the turn of the entity the game waits for, should the next line be it.
+    fn defer(&mut self, game: &Game, m: &Move, reported: usize) {
+        let (Some(name), Some(waited_for)) =
+            (m.actor.as_ref().filter(|_| !m.auto), game.acting_entity())
+        else {
+            return;
+        };
+        let Ok(actor) = entity_by_name(game, &name.text) else {
+            return;
+        };
+        let error = (self.errors.len() > reported).then_some(reported);
+        let not_your_turn = error
+            .and_then(|i| self.errors.get(i))
+            .is_none_or(|e| e.code == "rules::not_your_turn");
+        if actor != waited_for && not_your_turn {
+            self.deferred = Some(Deferred {
+                actor,
+                waited_for,
+                moves: vec![m.clone()],
+                error,
+                after: None,
+            });
+        }
+    }
+
+    /// Replays the deferred moves (a move written before the turn of the entity the game
+    /// waited for) now that this turn is over: that turn ends with passes, and the deferred
+    /// moves are replayed as written. Its report then says the two were swapped. Nothing is
+    /// changed if they are refused there (the report stands as it was), or if `next` (the actor
+    /// of the line that ends the turn) is the deferred move's actor: the move was written again
+    /// in its place.
+    fn play_deferred(&mut self, game: &mut Game, main: bool, next: Option<Entity>) {
+        let Some(deferred) = self.deferred.take() else {
+            return;
+        };
+        let Some(after) = deferred.after else {
+            return;
+        };
+        if next == Some(deferred.actor) {
+            return;
+        }
+        let mut trial = game.clone();
+        let mut passes = Vec::new();
+        while trial.acting_entity() == Some(deferred.waited_for) {
+            if passes.len() >= IMPLIED_PASSES
+                || trial
+                    .process_in_place(&Action::Pass {
+                        entity: deferred.waited_for,
+                    })
+                    .is_err()
+            {
+                return;
+            }
+            passes.push(deferred.waited_for);
+        }
+        if trial.acting_entity() != Some(deferred.actor) {
+            return;
+        }
+        // Tried first without a trace (no report, nothing logged) …
+        let saved = (
+            self.scope,
+            self.round_of_last_move.clone(),
+            self.skipped_before_last_move.clone(),
+            self.auto_passed.clone(),
+            self.warnings.len(),
+        );
+        self.quiet = true;
+        self.scope = None;
+        let replays = deferred
+            .moves
+            .iter()
+            .all(|m| self.play_move(&mut trial, m, false));
+        self.quiet = false;
+        (
+            self.scope,
+            self.round_of_last_move,
+            self.skipped_before_last_move,
+            self.auto_passed,
+        ) = (saved.0, saved.1, saved.2, saved.3);
+        self.warnings.truncate(saved.4);
+        if !replays {
+            return;
+        }
+        // … then for good.
+        let first = &deferred.moves[0];
+        for entity in passes {
+            if game.process_in_place(&Action::Pass { entity }).is_err() {
+                return;
+            }
+            if main {
+                self.log_implied_pass(entity, first.span);
+            }
+        }
+        self.scope = None;
+        for m in &deferred.moves {
+            self.play_move(game, m, main);
+        }
+        let waited_for = game.entity_name(deferred.waited_for);
+        let actor = game.entity_name(deferred.actor);
+        let line = self.line_of(after.offset);
+        let written = self
+            .text
+            .get(after.offset..after.end())
+            .unwrap_or("?")
+            .trim()
+            .to_string();
+        if let Some(report) = deferred.error.and_then(|i| self.errors.get_mut(i)) {
+            report.help = Some(shorten_quotes(format!(
+                "the lines are swapped: `{written}` (line {line}) is {waited_for}'s move, which \
+                 the game waited for; write it before this one. {actor}'s move is replayed \
+                 after it, where it is {actor}'s turn, so what follows is judged as written"
+            )));
+        }
     }
 
     /// Passes, by whoever is to act, until `reached` (at most [`RESYNC_PASSES`]); the game and
@@ -2670,7 +2935,13 @@ impl Player<'_> {
                 ""
             };
             match actual {
-                Ok(a) if a == recorded || names_only => {}
+                Ok(_) if names_only => {
+                    let line = self.line_of(e.span.offset);
+                    if let Some(report) = self.desync_report.and_then(|i| self.errors.get_mut(i)) {
+                        report.unchecked.push((e.span, line));
+                    }
+                }
+                Ok(a) if a == recorded => {}
                 Ok(a) => {
                     let when = self.checked_when(game);
                     self.error(
@@ -2694,12 +2965,16 @@ impl Player<'_> {
         }
     }
 
-    fn correction(&mut self, game: &mut Game, c: &Correction) {
+    fn correction(&mut self, game: &mut Game, c: &Correction, main: bool) {
         let applied = match &c.kind {
             CorrectionKind::Cash { who, amount } => entity_by_name(game, &who.text)
                 .map_err(|u| (who.span, u))
                 .and_then(|entity| {
-                    game.correct_cash(entity, Money(*amount))
+                    let correction = engine_correction::Correction::Cash {
+                        entity,
+                        amount: Money(*amount),
+                    };
+                    game.correct(&correction)
                         .map_err(|e| match e {
                             CorrectionError::OutOfRange(_) => (
                                 c.span,
@@ -2709,15 +2984,25 @@ impl Player<'_> {
                             ),
                             _ => (who.span, unresolved("rules::unknown_entity", e.to_string())),
                         })
-                })
-                .map(|()| format!("correct cash {} {amount:+}", notation::name(&who.text))),
+                        .map(|_| {
+                            (
+                                format!("correct cash {} {amount:+}", notation::name(&who.text)),
+                                correction,
+                            )
+                        })
+                }),
             CorrectionKind::Tile {
                 tile,
                 hex,
                 orientation,
             } => resolve_tile(game, tile, *hex, orientation, None)
                 .and_then(|(tile, rotation)| {
-                    let lifted = game.correct_tile(*hex, tile, rotation).map_err(|e| {
+                    let correction = engine_correction::Correction::Tile {
+                        hex: *hex,
+                        tile,
+                        rotation,
+                    };
+                    let lifted = game.correct(&correction).map_err(|e| {
                         unresolved("rules::tile_unavailable", e.to_string()).help(
                             "a tile correction takes a tile from the supply: `correct tile 57 E7 r2`",
                         )
@@ -2733,28 +3018,38 @@ impl Player<'_> {
                             game.title.corp(corp).sym
                         ));
                     }
-                    Ok(text)
+                    Ok((text, correction))
                 })
                 .map_err(|u| (c.span, u)),
-            CorrectionKind::Share { share, to } => self.correct_share(game, share, to),
+            CorrectionKind::Share { share, to } => Self::correct_share(game, share, to),
         };
         match applied {
-            Ok(text) => self.corrections.push(AppliedCorrection {
-                span: c.span,
-                text,
-                round: game.round_label(),
-            }),
+            Ok((text, correction)) => {
+                self.corrections.push(AppliedCorrection {
+                    span: c.span,
+                    text,
+                    round: game.round_label(),
+                });
+                if main {
+                    // After the actions so far; an automatic action (`& …`) written after the
+                    // correction still belongs to the action before it, and comes first.
+                    self.logged_corrections.push(LoggedCorrection {
+                        after: self.actions.len(),
+                        span: c.span,
+                        correction,
+                    });
+                }
+            }
             Err((span, u)) => self.error(game, span, u.code, u.message, u.help, None),
         }
     }
 
     /// `correct share Nord_3 Ann`: the certificate to a player, `pool` or `ipo`.
     fn correct_share(
-        &mut self,
         game: &mut Game,
         share: &Name,
         to: &Name,
-    ) -> Result<String, (Span, Unresolved)> {
+    ) -> Result<(String, engine_correction::Correction), (Span, Unresolved)> {
         let id = share_id(game, &share.text).map_err(|u| (share.span, u))?;
         let holder = match to.text.as_str() {
             "pool" => ShareHolder::Pool,
@@ -2773,17 +3068,24 @@ impl Player<'_> {
                 Err(u) => return Err((to.span, u)),
             },
         };
-        game.correct_share(id, holder).map_err(|e| {
+        let correction = engine_correction::Correction::Share {
+            share: id,
+            to: holder,
+        };
+        game.correct(&correction).map_err(|e| {
             (
                 share.span,
                 unresolved("rules::unknown_share", e.to_string())
                     .help("correct a normal certificate, e.g. `correct share Nord_3 Ann`"),
             )
         })?;
-        Ok(format!(
-            "correct share {} {}",
-            share_text(game, id),
-            notation::name(&to.text)
+        Ok((
+            format!(
+                "correct share {} {}",
+                share_text(game, id),
+                notation::name(&to.text)
+            ),
+            correction,
         ))
     }
 }
