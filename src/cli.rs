@@ -905,8 +905,7 @@ fn selfplay(args: &SelfplayArgs) -> io::Result<Outcome> {
             optional_rules: args.optional_rules.clone(),
             end_game_after: args.end_game_after,
         };
-        let played = match crate::selfplay::play_with(title, args.players, seed, policy, &options)
-        {
+        let played = match crate::selfplay::play_with(title, args.players, seed, policy, &options) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("railnote: {e}");

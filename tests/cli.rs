@@ -95,7 +95,13 @@ fn selfplay_plays_with_optional_rules() {
     let actions = log["actions"].as_array().unwrap();
     assert!(actions.len() > 100, "{}", actions.len());
     assert!(actions.iter().all(|a| a["type"] != "bid"));
-    let out = railnote(&["selfplay", "--title", "1889", "--optional-rule", "beginer_game"]);
+    let out = railnote(&[
+        "selfplay",
+        "--title",
+        "1889",
+        "--optional-rule",
+        "beginer_game",
+    ]);
     assert_eq!(code(&out), 2);
     assert_eq!(
         stderr(&out),
