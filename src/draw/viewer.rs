@@ -300,7 +300,7 @@ pub fn html(doc: &GameDocument) -> Result<String, ReplayError> {
         .map(|i| drawings.id(hex_svg(&start, &frame, HexIdx(i as u16), &[])))
         .collect();
     let first_hexes = hexes.clone();
-    let mut hex_state: Vec<_> = start.board.hexes.clone();
+    let mut hex_state: Vec<_> = start.board.hexes.to_vec();
     let mut wide = board_wide(&start);
     let mut slots = standings(&start);
     let first_slots = slots.clone();

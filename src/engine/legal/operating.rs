@@ -4,7 +4,7 @@
 
 use super::{best_run, Gen};
 use crate::action::{Action, DividendKind, Entity};
-use crate::engine::map::{HexIdx, Reach, Station};
+use crate::engine::map::{HexIdx, Station};
 use crate::engine::operating::OrStep;
 use crate::engine::private_lay::PlayerLayAbility;
 use crate::engine::state::CompanyOwner;
@@ -156,7 +156,7 @@ impl Gen<'_> {
     pub(super) fn tokens(&mut self, corp: CorpId) {
         let game = self.game;
         let map = game.title.map;
-        let reach = Reach::compute(map, &game.board, corp);
+        let reach = game.board.reach(map, corp);
         for h in 0..map.hexes.len() {
             let hex = HexIdx(h as u16);
             let (tile, _) = game.board.tile_at(hex);

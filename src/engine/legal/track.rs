@@ -9,7 +9,7 @@
 use super::{Gen, LegalAction};
 use crate::action::Action;
 use crate::action::Entity;
-use crate::engine::map::{lay_outcome, Colour, HexIdx, NetworkRule, Reach};
+use crate::engine::map::{lay_outcome, Colour, HexIdx, NetworkRule};
 use crate::engine::private_lay::PlayerLayAbility;
 use crate::engine::title::Ability;
 use crate::engine::Round;
@@ -50,7 +50,7 @@ impl Gen<'_> {
         if map.rules.gauges {
             return self.gauge_track(corp);
         }
-        let reach = Reach::compute(map, &game.board, corp);
+        let reach = game.board.reach(map, corp);
         let blocked = game.blocked_hexes();
         let cash = game.corp(corp).cash;
         let supply = self.phase_supply();
@@ -169,7 +169,7 @@ impl Gen<'_> {
     ) -> Vec<(HexId, TileId, Rotation)> {
         let game = self.game;
         let map = game.title.map;
-        let reach = Reach::compute(map, &game.board, corp);
+        let reach = game.board.reach(map, corp);
         let blocked = game.blocked_hexes();
         let cash = game.corp(corp).cash;
         let supply = self.phase_supply();
@@ -281,8 +281,8 @@ impl Gen<'_> {
                         let irish_mail = map.rules.red_on_blue
                             && old.colour == Colour::Blue
                             && new.colour == Colour::Red;
-                        let reach = connected.then(|| Reach::compute(map, &game.board, corp));
-                        let network = reach.as_ref().map(|reach| NetworkRule {
+                        let reach = connected.then(|| game.board.reach(map, corp));
+                        let network = reach.as_deref().map(|reach| NetworkRule {
                             reach,
                             exits_anywhere: true,
                         });

@@ -1,6 +1,9 @@
 //! Mutable per-game map state: tiles on hexes, the tile supply, token slots and reservations.
 //! Cloned before every action, so it is a few flat vectors indexed by hex index.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
 use super::data::{Colour, HexIdx, MapData, NodeKind, PathDef, TileDef};
 use super::graph::{narrow_paths, Reach};
 use super::tile::{
@@ -197,11 +200,135 @@ pub enum TokenError {
 /// Mutable map state of one game.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Board {
-    pub(crate) hexes: Vec<HexState>,
+    pub(crate) hexes: Hexes,
     /// Copies in the supply, bit per copy, per tile definition.
     supply: Vec<u64>,
     /// Per corporation, its stations by token number (None = unused or lifted).
     stations: Vec<[Option<Station>; MAX_TOKENS]>,
+    /// Reaches computed on this board and its clones (not part of its state).
+    reaches: ReachMemo,
+}
+
+/// The per-hex state, stamped: every mutable borrow of it takes a new stamp, never used
+/// before by any board, so equal stamps mean equal hexes. A clone keeps the stamp (its hexes
+/// are equal until it changes them, when it takes a new one).
+#[derive(Clone)]
+pub(crate) struct Hexes {
+    cells: Vec<HexState>,
+    stamp: u64,
+}
+
+fn fresh_stamp() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+impl Hexes {
+    fn new(cells: Vec<HexState>) -> Hexes {
+        Hexes {
+            cells,
+            stamp: fresh_stamp(),
+        }
+    }
+}
+
+impl std::ops::Deref for Hexes {
+    type Target = Vec<HexState>;
+
+    fn deref(&self) -> &Vec<HexState> {
+        &self.cells
+    }
+}
+
+impl std::ops::DerefMut for Hexes {
+    /// Whoever may change the hexes gets a new stamp first; the reaches remembered under the
+    /// old one no longer apply.
+    fn deref_mut(&mut self) -> &mut Vec<HexState> {
+        self.stamp = fresh_stamp();
+        &mut self.cells
+    }
+}
+
+impl PartialEq for Hexes {
+    /// Hexes are equal by their state; the stamp only says where they come from.
+    fn eq(&self, other: &Hexes) -> bool {
+        self.cells == other.cells
+    }
+}
+
+impl Eq for Hexes {}
+
+impl std::fmt::Debug for Hexes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.cells.fmt(f)
+    }
+}
+
+/// The corporation reaches last computed on a board or any of its clones, by map, corporation
+/// and the stamp of the hexes they were computed on. A reach is a function of the map, the
+/// hexes and the corporation alone, and any change of the hexes takes a new stamp
+/// ([`Hexes`]), so an entry found is the reach: nothing has to be invalidated. Within an
+/// action the same hexes are walked several times (the token step's and the route's checks
+/// after a lay; 18Ireland checks a lay on a clone with the tile laid, and the board then lays
+/// it), so a few entries, shared by a board's clones, catch the repeats.
+#[derive(Clone, Default)]
+struct ReachMemo(Arc<Mutex<Vec<ReachEntry>>>);
+
+struct ReachEntry {
+    /// The map's address: a board is only ever used with the map it was made for; the address
+    /// guards against a caller mixing them up.
+    map: usize,
+    corp: CorpId,
+    stamp: u64,
+    reach: Arc<Reach>,
+}
+
+/// Entries a memo keeps (the newest).
+const REACH_MEMO_ENTRIES: usize = 8;
+
+impl ReachMemo {
+    fn get_or_compute(&self, map: &MapData, board: &Board, corp: CorpId) -> Arc<Reach> {
+        let address = std::ptr::from_ref(map) as usize;
+        let stamp = board.hexes.stamp;
+        // A poisoned memo only means a panic elsewhere left it half-written: start afresh.
+        let mut entries = self.0.lock().unwrap_or_else(|poisoned| {
+            let mut entries = poisoned.into_inner();
+            entries.clear();
+            entries
+        });
+        if let Some(entry) = entries
+            .iter()
+            .find(|e| e.stamp == stamp && e.corp == corp && e.map == address)
+        {
+            return Arc::clone(&entry.reach);
+        }
+        let reach = Arc::new(Reach::compute(map, board, corp));
+        if entries.len() == REACH_MEMO_ENTRIES {
+            entries.remove(0);
+        }
+        entries.push(ReachEntry {
+            map: address,
+            corp,
+            stamp,
+            reach: Arc::clone(&reach),
+        });
+        reach
+    }
+}
+
+impl PartialEq for ReachMemo {
+    /// Boards are equal by their state; what they remember of it does not count.
+    fn eq(&self, _: &ReachMemo) -> bool {
+        true
+    }
+}
+
+impl Eq for ReachMemo {}
+
+impl std::fmt::Debug for ReachMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ReachMemo")
+    }
 }
 
 impl Board {
@@ -262,9 +389,10 @@ impl Board {
             }
         }
         Board {
-            hexes,
+            hexes: Hexes::new(hexes),
             supply,
             stations: vec![[None; MAX_TOKENS]; max_corp.max(32)],
+            reaches: ReachMemo::default(),
         }
     }
 
@@ -276,7 +404,7 @@ impl Board {
     ) -> impl Iterator<Item = (HexId, TileId, Rotation)> + 'm {
         map.hexes
             .iter()
-            .zip(&self.hexes)
+            .zip(self.hexes.iter())
             .filter(|(def, st)| st.tile != def.tile)
             .map(|(def, st)| {
                 (
@@ -374,10 +502,8 @@ impl Board {
                 fault,
             });
         }
-        let reach = req
-            .check_connectivity
-            .then(|| Reach::compute(map, self, req.corp));
-        let rule = reach.as_ref().map(|r| NetworkRule {
+        let reach = req.check_connectivity.then(|| self.reach(map, req.corp));
+        let rule = reach.as_deref().map(|r| NetworkRule {
             reach: r,
             exits_anywhere: req.exits_anywhere,
         });
@@ -435,7 +561,7 @@ impl Board {
             return false;
         };
         after.lay(map, hex, tile, r);
-        let reach = Reach::compute(map, &after, corp);
+        let reach = after.reach(map, corp);
         let connected = if uses_broad_rules(old, st.rotation, new, rotation) {
             reach.paths[h]
         } else {
@@ -479,12 +605,12 @@ impl Board {
         tile: TileId,
         corp: Option<CorpId>,
     ) -> u8 {
-        let reach = corp.map(|c| Reach::compute(map, self, c));
+        let reach = corp.map(|c| self.reach(map, c));
         self.legal_rotations_with(
             map,
             hex,
             tile,
-            reach.as_ref().map(NetworkRule::track),
+            reach.as_deref().map(NetworkRule::track),
             false,
         )
     }
@@ -810,7 +936,7 @@ impl Board {
         self.tokenable(map, corp, at)
             .map_err(|e| e.with_hex(hexid))?;
         if check_reach {
-            let reach = Reach::compute(map, self, corp);
+            let reach = self.reach(map, corp);
             let t = map.tile_def(self.hexes[at.hex.get()].tile.def);
             let node = t.cities[usize::from(at.city)];
             if reach.nodes[at.hex.get()] & (1 << node) == 0 {
@@ -865,7 +991,7 @@ impl Board {
 
     /// Removes every token of a corporation from the map (a closing corporation).
     pub fn remove_tokens(&mut self, corp: CorpId) {
-        for st in &mut self.hexes {
+        for st in self.hexes.iter_mut() {
             for city in st.tokens.iter_mut() {
                 for slot in city.iter_mut() {
                     if *slot == Some(corp) {
@@ -884,7 +1010,7 @@ impl Board {
     /// after it move one slot down: on a hex home to two minors, the second takes the first
     /// slot once the first has closed without placing its token.
     pub fn remove_reservations(&mut self, corp: CorpId) {
-        for st in &mut self.hexes {
+        for st in self.hexes.iter_mut() {
             for city in st.reserved.iter_mut() {
                 if let Some(at) = city.iter().position(|r| *r == Some(corp)) {
                     city[at..].rotate_left(1);
@@ -1074,7 +1200,7 @@ impl Board {
     /// Token graph predicate of the Token step (D.1), map part: a city reachable from the
     /// corporation's stations has a slot it may take.
     pub fn has_reachable_token_city(&self, map: &MapData, corp: CorpId) -> bool {
-        let reach = Reach::compute(map, self, corp);
+        let reach = self.reach(map, corp);
         (0..self.hexes.len()).any(|h| {
             let t = map.tile_def(self.hexes[h].tile.def);
             t.cities.iter().enumerate().any(|(ci, &node)| {
@@ -1096,7 +1222,12 @@ impl Board {
     /// Route predicate (D.1): from one station, at least two mandatory revenue nodes are
     /// connected. (The caller keeps it set once true, as the reference caches it.)
     pub fn route_available(&self, map: &MapData, corp: CorpId) -> bool {
-        Reach::compute(map, self, corp).route_available
+        self.reach(map, corp).route_available
+    }
+
+    /// What the corporation's network reaches on this board (remembered, see [`ReachMemo`]).
+    pub(crate) fn reach(&self, map: &MapData, corp: CorpId) -> Arc<Reach> {
+        self.reaches.get_or_compute(map, self, corp)
     }
 
     /// Node definition and tile of a node on a hex.

@@ -557,8 +557,19 @@ pub struct MapData {
 impl MapData {
     /// Parse a map data file.
     pub fn from_json(text: &str) -> Result<MapData, MapDataError> {
-        let raw: RawMap =
-            serde_json::from_str(text).map_err(|e| MapDataError::Json(e.to_string()))?;
+        MapData::from_raw(
+            serde_json::from_str(text).map_err(|e| MapDataError::Json(e.to_string()))?,
+        )
+    }
+
+    /// Read a map data file compiled into the binary (see [`crate::engine::title`]).
+    pub(crate) fn from_embedded(
+        data: &'static crate::engine::title::embedded::Data,
+    ) -> Result<MapData, MapDataError> {
+        MapData::from_raw(RawMap::deserialize(data).map_err(|e| MapDataError::Json(e.to_string()))?)
+    }
+
+    fn from_raw(raw: RawMap) -> Result<MapData, MapDataError> {
         let mut tiles = raw.tiles;
         let mut by_name = BTreeMap::new();
         for (i, t) in tiles.iter_mut().enumerate() {
@@ -639,7 +650,7 @@ impl MapData {
                 let ntile = &tiles[usize::from(hexes[n.get()].tile.def.0)];
                 let facing = ((e + 3) % 6) as u8;
                 let blocked_by_colour =
-                    ntile.colour.is_impassable() && ntile.exits(0) & (1 << facing) == 0;
+                    ntile.colour.is_impassable() && ntile.paths_on_edge(0, facing) == 0;
                 if !blocked_by_colour && hexes[i].impassable & (1 << e) == 0 {
                     hexes[i].neighbours[e] = Some(n);
                 }

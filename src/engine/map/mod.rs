@@ -21,7 +21,7 @@ pub use data::{
     Colour, End, Gauge, HexDef, HexIdx, Layout, MapData, MapDataError, MapRules, NodeDef, NodeKind,
     PathDef, Revenue, RouteUse, TileDef,
 };
-pub(crate) use graph::Reach;
+
 pub use route::{
     plain_revenue, DistanceMode, RevenueHook, RouteError, RouteErrorKind, RouteRevenue, RunContext,
     Stop, TrainRoute,

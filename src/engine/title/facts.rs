@@ -796,8 +796,21 @@ impl Title {
             .map(|c| c.price)
     }
 
+    /// Read a `title.json` text (the tests compare it with the compiled-in data).
+    #[cfg(test)]
     pub(crate) fn from_json(json: &str, map: &'static MapData) -> Result<Title, TitleDataError> {
-        let file: TitleFile = serde_json::from_str(json)?;
+        Title::from_file(serde_json::from_str(json)?, map)
+    }
+
+    /// Read a `title.json` compiled into the binary (see [`super::embedded`]).
+    pub(crate) fn from_embedded(
+        data: &'static super::embedded::Data,
+        map: &'static MapData,
+    ) -> Result<Title, TitleDataError> {
+        Title::from_file(TitleFile::deserialize(data)?, map)
+    }
+
+    fn from_file(file: TitleFile, map: &'static MapData) -> Result<Title, TitleDataError> {
         let market = file
             .market
             .iter()

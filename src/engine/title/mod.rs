@@ -10,10 +10,14 @@
 //!
 //! Generic engine code names no title: it reads facts and calls hooks.
 //!
+//! `build.rs` compiles the data files into the binary ([`embedded`]): a process reads them
+//! without parsing JSON text.
+//!
 //! To add a title: its `data/<dir>/` files, one line in [`BUNDLED`], and, only if it needs
 //! one, a hook set in its own module registered in [`hooks::by_name`].
 
 pub mod chesapeake;
+pub(crate) mod embedded;
 pub mod facts;
 pub(crate) mod hooks;
 pub mod ireland;
@@ -26,34 +30,36 @@ pub use facts::*;
 
 use crate::engine::map::MapData;
 
-/// A title bundled with railnote: its reference name and its `data/<dir>/` files.
+/// A title bundled with railnote: its reference name and its folder under `data/`.
 struct Bundled {
     /// The reference engine's title name (`1836Jr30`).
     name: &'static str,
-    /// `title.json`.
-    facts: &'static str,
-    /// `map.json`.
-    map: &'static str,
-}
-
-/// A bundled title: its reference name and its folder under `data/`.
-macro_rules! bundled {
-    ($name:literal, $folder:literal) => {
-        Bundled {
-            name: $name,
-            facts: include_str!(concat!("../../../data/", $folder, "/title.json")),
-            map: include_str!(concat!("../../../data/", $folder, "/map.json")),
-        }
-    };
+    /// The folder under `data/` (compiled into the binary by `build.rs`, see [`embedded`]).
+    folder: &'static str,
 }
 
 /// The titles railnote knows, in the order `known_names` lists them.
 const BUNDLED: [Bundled; 5] = [
-    bundled!("1836Jr30", "1836jr30"),
-    bundled!("18Ireland", "18ireland"),
-    bundled!("1830", "1830"),
-    bundled!("1889", "1889"),
-    bundled!("18Chesapeake", "18chesapeake"),
+    Bundled {
+        name: "1836Jr30",
+        folder: "1836jr30",
+    },
+    Bundled {
+        name: "18Ireland",
+        folder: "18ireland",
+    },
+    Bundled {
+        name: "1830",
+        folder: "1830",
+    },
+    Bundled {
+        name: "1889",
+        folder: "1889",
+    },
+    Bundled {
+        name: "18Chesapeake",
+        folder: "18chesapeake",
+    },
 ];
 
 static MAPS: [OnceLock<MapData>; BUNDLED.len()] = [const { OnceLock::new() }; BUNDLED.len()];
@@ -88,10 +94,13 @@ impl Title {
 fn bundled(index: usize) -> &'static Title {
     let b = &BUNDLED[index];
     TITLES[index].get_or_init(|| {
+        let (facts, map) = embedded::files(b.folder)
+            .unwrap_or_else(|| panic!("data/{} is not compiled in", b.folder));
         let map = MAPS[index].get_or_init(|| {
-            MapData::from_json(b.map).unwrap_or_else(|e| panic!("bundled {} map data: {e}", b.name))
+            MapData::from_embedded(map)
+                .unwrap_or_else(|e| panic!("bundled {} map data: {e}", b.name))
         });
-        Title::from_json(b.facts, map)
+        Title::from_embedded(facts, map)
             .unwrap_or_else(|e| panic!("bundled {} title data: {e}", b.name))
     })
 }
@@ -107,5 +116,30 @@ mod tests {
             assert_eq!(Title::by_name(name).map(|t| t.name.as_str()), Some(*name));
         }
         assert!(Title::by_name("1830X").is_none());
+    }
+
+    /// The compiled-in data reads into exactly what the JSON text of `data/` reads into.
+    #[test]
+    fn embedded_data_reads_as_the_json_files() {
+        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+        for (index, b) in BUNDLED.iter().enumerate() {
+            let read =
+                |file: &str| std::fs::read_to_string(data.join(b.folder).join(file)).unwrap();
+            let map: &'static MapData =
+                Box::leak(Box::new(MapData::from_json(&read("map.json")).unwrap()));
+            let title = Title::from_json(&read("title.json"), map).unwrap();
+            assert_eq!(
+                format!("{map:?}"),
+                format!("{:?}", bundled(index).map),
+                "{}",
+                b.name
+            );
+            assert_eq!(
+                format!("{title:?}"),
+                format!("{:?}", bundled(index)),
+                "{}",
+                b.name
+            );
+        }
     }
 }
