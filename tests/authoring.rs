@@ -475,15 +475,7 @@ fn keep_going_reports_each_mistake_once() {
     let o = railnote(&["check", &data("opening.rn")]);
     assert_eq!(code(&o), 0, "{}", stdout(&o));
     let file = "samples/scenarios/errors/table-opening-five-mistakes.rn";
-    let src = std::fs::read_to_string(file).unwrap();
-    let doc = parse(file, &src).unwrap();
-    let shared: Arc<str> = Arc::from(src.as_str());
-    let played = play(file, &shared, &doc.games[0], KEEP_GOING).unwrap();
-    let found: Vec<(usize, &str)> = played
-        .errors
-        .iter()
-        .map(|e| (e.span.line_col(&src).0, e.code))
-        .collect();
+    let (_, found) = kept_going(file);
     assert_eq!(
         found,
         [
@@ -503,6 +495,21 @@ fn keep_going_reports_each_mistake_once() {
     insta::assert_snapshot!("keep_going_json", stdout(&o));
 }
 
+/// The first game of a notation file replayed with `--keep-going`: the game played and each
+/// problem's line and code.
+fn kept_going(file: &str) -> (Played, Vec<(usize, &'static str)>) {
+    let src = std::fs::read_to_string(file).unwrap();
+    let doc = parse(file, &src).unwrap();
+    let shared: Arc<str> = Arc::from(src.as_str());
+    let played = play(file, &shared, &doc.games[0], KEEP_GOING).unwrap();
+    let found = played
+        .errors
+        .iter()
+        .map(|e| (e.span.line_col(&src).0, e.code))
+        .collect();
+    (played, found)
+}
+
 /// Issue 14, point 5: two lines written in the wrong order (the second actor's move before
 /// the move the game waited for) are one mistake: it is reported on the first line, which is
 /// replayed after the turn the game waited for, so nothing after it is misjudged. Three such
@@ -511,15 +518,7 @@ fn keep_going_reports_each_mistake_once() {
 #[test]
 fn a_swapped_pair_of_lines_is_one_mistake() {
     let file = data("swapped.rn");
-    let src = std::fs::read_to_string(&file).unwrap();
-    let doc = parse(&file, &src).unwrap();
-    let shared: Arc<str> = Arc::from(src.as_str());
-    let played = play(&file, &shared, &doc.games[0], KEEP_GOING).unwrap();
-    let found: Vec<(usize, &str)> = played
-        .errors
-        .iter()
-        .map(|e| (e.span.line_col(&src).0, e.code))
-        .collect();
+    let (played, found) = kept_going(&file);
     assert_eq!(
         found,
         [

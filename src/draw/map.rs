@@ -596,7 +596,7 @@ fn nodes(
     used: &mut Vec<f64>,
 ) {
     let state = &game.board.hexes[hex.get()];
-    let phase_colours = &game.title.phases[game.phase].tiles;
+    let phase_colours = game.phase_tile_colours();
     let stops = tile
         .nodes
         .iter()

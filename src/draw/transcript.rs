@@ -223,7 +223,7 @@ fn run_details(game: &Game, corp: CorpId, routes: &[RouteSpec]) -> Vec<(Money, S
             game.title.map,
             corp,
             &trains,
-            &game.title.phases[game.phase].tiles,
+            game.phase_tile_colours(),
             &setup.context(),
         )
         .map(|runs| {

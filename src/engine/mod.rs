@@ -894,6 +894,13 @@ impl Game {
         &self.title.phases[self.phase].name
     }
 
+    /// The tile colours the current phase allows (borrowed from the title, so a lay can
+    /// check against them while it changes the game).
+    pub(crate) fn phase_tile_colours(&self) -> &'static [crate::engine::map::Colour] {
+        let title: &'static Title = self.title;
+        &title.phases[self.phase].tiles
+    }
+
     /// The entity whose decision the game is waiting for, if any.
     pub fn acting_entity(&self) -> Option<Entity> {
         if self.finished {

@@ -200,7 +200,7 @@ fn lay_for_player(
         }
     }
     let blocked = game.blocked_hexes();
-    let colours = game.title.phases[game.phase].tiles.clone();
+    let colours = game.phase_tile_colours();
     let corp = match payer {
         Payer::Corporation(c) => c,
         // Read only for a connection or a corporation's rules, which this lay skips.
@@ -211,7 +211,7 @@ fn lay_for_player(
         hex,
         tile,
         rotation,
-        phase_colours: &colours,
+        phase_colours: colours,
         blocked_hexes: &blocked,
         check_connectivity: false,
         corporation_lay: false,

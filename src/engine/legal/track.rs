@@ -37,7 +37,7 @@ impl Gen<'_> {
     /// The supply's tiles of the colours the phase allows.
     pub(super) fn phase_supply(&self) -> Vec<TileId> {
         let game = self.game;
-        let colours = &game.title.phases[game.phase].tiles;
+        let colours = game.phase_tile_colours();
         self.supply()
             .into_iter()
             .filter(|t| colours.contains(&game.title.map.tile_def(t.def).colour))

@@ -253,6 +253,17 @@ pub(crate) fn process(game: &mut Game, action: &Action) -> Result<(), RuleViolat
     process_step(game, corp, action)
 }
 
+impl Game {
+    /// After a private's action outside the step order: the private-purchase step ends if
+    /// nothing holds it open any more, and the steps that ask nothing are skipped.
+    fn after_private_action(&mut self, corp: CorpId) {
+        if or(self).step == OrStep::BuyCompany && !self.company_step_waits(corp) {
+            self.next_or_step();
+        }
+        self.skip_steps();
+    }
+}
+
 /// A private's bonus marker, or a private's exchange for a share: allowed at any time of the
 /// owning corporation's turn.
 fn process_any_time(
@@ -267,10 +278,7 @@ fn process_any_time(
             return Some(Err(e));
         }
         // The marker may have been all that held the private-purchase step open.
-        if or(game).step == OrStep::BuyCompany && !game.company_step_waits(corp) {
-            game.next_or_step();
-        }
-        game.skip_steps();
+        game.after_private_action(corp);
         return Some(Ok(()));
     }
     // A private's owner may exchange it at any time (GCB).
@@ -314,10 +322,7 @@ fn process_sold_lay(
     };
     if result.is_ok() {
         or_mut(game).sold_lay = None;
-        if or(game).step == OrStep::BuyCompany && !game.company_step_waits(corp) {
-            game.next_or_step();
-        }
-        game.skip_steps();
+        game.after_private_action(corp);
     }
     Some(result)
 }
@@ -376,8 +381,7 @@ fn process_company_purchase(
     else {
         return None;
     };
-    let home_token_waits =
-        !or(game).pending_tokens.is_empty() || or(game).step == OrStep::HomeToken;
+    let home_token_waits = home_token_waits(game);
     let blocked = or(game).discarding.is_some_and(|c| c != corp)
         || (home_token_waits && game.title.operating.home_token_first);
     if *buyer != corp || blocked {
@@ -389,10 +393,7 @@ fn process_company_purchase(
     if or(game).sold_lay.is_some() {
         return Some(Ok(()));
     }
-    if or(game).step == OrStep::BuyCompany && !game.company_step_waits(corp) {
-        game.next_or_step();
-    }
-    game.skip_steps();
+    game.after_private_action(corp);
     Some(Ok(()))
 }
 
@@ -408,13 +409,17 @@ fn process_ability_ahead_of_home_token(
     let Entity::Company(company) = action.entity() else {
         return None;
     };
-    let home_token_waits =
-        !or(game).pending_tokens.is_empty() || or(game).step == OrStep::HomeToken;
+    let home_token_waits = home_token_waits(game);
     let ahead = home_token_waits
         && !game.title.operating.home_token_first
         && or(game).discarding.is_none()
         && game.company(company).owner == CompanyOwner::Corporation(corp);
     ahead.then(|| process_company_ability(game, corp, company, action))
+}
+
+/// A home token waits to be placed: the corporation's own, or one a lay lifted.
+fn home_token_waits(game: &Game) -> bool {
+    !or(game).pending_tokens.is_empty() || or(game).step == OrStep::HomeToken
 }
 
 /// What interrupts the turn until it is done: a corporation over its train limit discards

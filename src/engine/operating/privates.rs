@@ -419,13 +419,13 @@ fn extra_lay(
     free: bool,
     connected: bool,
 ) -> Result<(), RuleViolation> {
-    let colours = game.title.phases[game.phase].tiles.clone();
+    let colours = game.phase_tile_colours();
     let request = LayRequest {
         corp,
         hex,
         tile,
         rotation,
-        phase_colours: &colours,
+        phase_colours: colours,
         blocked_hexes: &[],
         check_connectivity: connected,
         exits_anywhere: true,

@@ -178,7 +178,7 @@ impl Game {
                 self.title.map,
                 corp,
                 &trains,
-                &self.title.phases[self.phase].tiles,
+                self.phase_tile_colours(),
                 &setup.context(),
             )?
             .into_iter()
@@ -289,7 +289,7 @@ impl Game {
         limits: SearchLimits,
     ) -> Result<BestRun, SearchError> {
         let setup = self.run_setup(corp);
-        let colours = &self.title.phases[self.phase].tiles;
+        let colours = self.phase_tile_colours();
         let rules = ContextRules::new(setup.context(), &self.board, self.title.map, colours);
         self.board
             .best_run(self.title.map, corp, trains, colours, &rules, limits)

@@ -164,13 +164,13 @@ pub(super) fn lay_tile_with(
     by: LayBy,
 ) -> Result<(), RuleViolation> {
     let blocked = game.blocked_hexes();
-    let colours = game.title.phases[game.phase].tiles.clone();
+    let colours = game.phase_tile_colours();
     let request = LayRequest {
         corp,
         hex,
         tile,
         rotation,
-        phase_colours: &colours,
+        phase_colours: colours,
         blocked_hexes: &blocked,
         check_connectivity: true,
         exits_anywhere: false,

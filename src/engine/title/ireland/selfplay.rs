@@ -252,7 +252,7 @@ fn city_value(game: &Game, a: &Action) -> i64 {
         return 0;
     };
     let map = game.title.map;
-    let colours = &game.title.phases[game.phase].tiles;
+    let colours = game.phase_tile_colours();
     let def = map.tile_def(city.tile.def);
     def.nodes
         .iter()
