@@ -878,6 +878,14 @@ fn moves_the_reference_refuses_are_refused() {
              (18xx.games gives the buyer that certificate again and does not take a share from \
              a player)",
         ),
+        // 18Chesapeake: Baltimore's two cities (H6) became one (X7); B&O, not yet floated,
+        // keeps its home reservation there, so with SRR's token the city is full and C&A's
+        // token is refused (a railnote self-play game the reference refused there).
+        (
+            "18chesapeake-merged-cities-keep-a-home-reservation",
+            "rules::token",
+            "C&A: no token slot available on H6",
+        ),
         (
             "ireland-dcr-lay-on-an-unreached-hex",
             "rules::track",

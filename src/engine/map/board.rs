@@ -859,9 +859,14 @@ impl Board {
             .enumerate()
             .take(old.cities.len().min(MAX_CITIES))
         {
-            if let Some(t) = *target {
-                if t < MAX_CITIES {
-                    st.reserved[t] = old_state.reserved[i];
+            // Cities that merge into one (an OO upgraded to a single city) keep every
+            // reservation: a home reserved in either still holds a slot of the new city.
+            let Some(t) = target.filter(|&t| t < MAX_CITIES) else {
+                continue;
+            };
+            for corp in old_state.reserved[i].iter().flatten().copied() {
+                if let Some(s) = st.reserved[t].iter().position(Option::is_none) {
+                    st.reserved[t][s] = Some(corp);
                 }
             }
         }
