@@ -687,6 +687,11 @@ const REFERENCE_MOVES: &[(&str, &[&str])] = &[
     // A token in the slot a closed minor's reservation left (deleted, not emptied, so the
     // next one moves down) after a merger placed the major's token in the first free slot.
     ("ireland-slot-after-a-closing-and-a-merger", &[]),
+    // A city upgraded on G13 keeps its reservation list as it stands, an emptied place (a home
+    // token already laid) included, so the slots after it stay where they were: WLWR's token
+    // takes the first slot (a merge of cities that put each reservation into the first free
+    // slot once moved them).
+    ("ireland-reservation-slots-kept-by-an-upgrade", &[]),
     // A route through Dundalk & Drogheda twice, at its city and at its town: the stop
     // signatures tie, and the run the player made visits no node twice.
     ("ireland-route-through-a-hex-twice", &[]),

@@ -30,6 +30,10 @@ pub(crate) struct HexState {
     pub(crate) tokens: [Slots; MAX_CITIES],
     /// Slot reservations (home cities), same shape.
     pub(crate) reserved: [Slots; MAX_CITIES],
+    /// Length of each city's reservation list in the reference (`City#reservations`): a
+    /// reservation taken up by a home token leaves a `nil` that still counts, which decides
+    /// the slots of the reservations after it when cities merge on an upgrade.
+    pub(crate) reserved_len: [u8; MAX_CITIES],
     /// Tile-level reservations (bit per corporation), e.g. NBDS on the OO hex E11.
     pub(crate) tile_reserved: u32,
     /// Edges linked by a lay on an impassable hex (18Ireland Irish Mail), bit per edge, on
@@ -344,6 +348,7 @@ impl Board {
                 rotation: 0,
                 tokens: [[None; MAX_SLOTS]; MAX_CITIES],
                 reserved: [[None; MAX_SLOTS]; MAX_CITIES],
+                reserved_len: [0; MAX_CITIES],
                 tile_reserved: 0,
                 links: 0,
             })
@@ -383,6 +388,7 @@ impl Board {
                         .find(|&s| st.tokens[c][s].is_none() && st.reserved[c][s].is_none())
                     {
                         st.reserved[c][s] = Some(corp);
+                        st.reserved_len[c] = st.reserved_len[c].max(s as u8 + 1);
                     }
                 }
                 _ => st.tile_reserved |= 1 << (corp.0 % 32),
@@ -854,19 +860,24 @@ impl Board {
         st.rotation = nr;
         st.tokens = [[None; MAX_SLOTS]; MAX_CITIES];
         st.reserved = [[None; MAX_SLOTS]; MAX_CITIES];
+        st.reserved_len = [0; MAX_CITIES];
         for (i, target) in map_to
             .iter()
             .enumerate()
             .take(old.cities.len().min(MAX_CITIES))
         {
-            // Cities that merge into one (an OO upgraded to a single city) keep every
-            // reservation: a home reserved in either still holds a slot of the new city.
+            // Reference `Hex#lay`: each new city's reservation list is its old cities' lists
+            // one after the other, `nil`s included, so cities merging into one (an OO
+            // upgraded to a single city) keep every home reservation, and a city that keeps
+            // its own list keeps its slots.
             let Some(t) = target.filter(|&t| t < MAX_CITIES) else {
                 continue;
             };
-            for corp in old_state.reserved[i].iter().flatten().copied() {
-                if let Some(s) = st.reserved[t].iter().position(Option::is_none) {
-                    st.reserved[t][s] = Some(corp);
+            for s in 0..usize::from(old_state.reserved_len[i]).min(MAX_SLOTS) {
+                let at = usize::from(st.reserved_len[t]);
+                if at < MAX_SLOTS {
+                    st.reserved[t][at] = old_state.reserved[i][s];
+                    st.reserved_len[t] += 1;
                 }
             }
         }
@@ -1016,12 +1027,13 @@ impl Board {
     /// slot once the first has closed without placing its token.
     pub fn remove_reservations(&mut self, corp: CorpId) {
         for st in self.hexes.iter_mut() {
-            for city in st.reserved.iter_mut() {
+            for (city, len) in st.reserved.iter_mut().zip(st.reserved_len.iter_mut()) {
                 if let Some(at) = city.iter().position(|r| *r == Some(corp)) {
                     city[at..].rotate_left(1);
                     if let Some(last) = city.last_mut() {
                         *last = None;
                     }
+                    *len = len.saturating_sub(1);
                 }
             }
             st.tile_reserved &= !(1 << (corp.0 % 32));
