@@ -430,6 +430,42 @@ fn traced_states_include_corrections() {
     assert_eq!(hsm_cash(&at), hsm_cash(&after[first]));
 }
 
+/// Issue 14: a correction written between a move and its automatic action (`& …`) is applied
+/// where it is written, by the notation replay and by the replay of the log it makes
+/// (`Replay`: `--trace`, `--check-runs`, `chart`) alike. In
+/// `tests/data/authoring/correction-between-autos.rn` the automatic buy takes the certificate
+/// the correction put in the pool, so the other order refuses it.
+#[test]
+fn a_correction_before_an_automatic_action_is_applied_where_written() {
+    let file = data("correction-between-autos.rn");
+    let src = std::fs::read_to_string(&file).unwrap();
+    let played = replayed("correction-between-autos.rn", &src).expect("the game replays");
+    // After Cid's buy (the 10th action) and none of its automatic actions.
+    let at: Vec<(usize, usize)> = played
+        .log
+        .corrections
+        .iter()
+        .map(|c| (c.after, c.autos))
+        .collect();
+    assert_eq!(at, [(10, 0)]);
+    assert_eq!(played.log.actions[9].auto_actions.len(), 1);
+    let from_the_log = railnote::replay::replay(&played.log).expect("the log replays");
+    assert_eq!(format!("{from_the_log:?}"), format!("{:?}", played.game));
+    // The traced states (`Replay`) end where the notation replay does.
+    let out = scratch("correction-between-autos.trace.jsonl", "");
+    let o = railnote(&["replay", &file, "--trace", out.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let trace = std::fs::read_to_string(&out).unwrap();
+    let last: serde_json::Value = serde_json::from_str(trace.lines().last().unwrap()).unwrap();
+    let ann = last["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "Ann Lee")
+        .unwrap();
+    assert_eq!(ann["cash"], 380, "{ann}");
+}
+
 /// Issue 14, point 4: names in any case (`nord`, `bob:`, `i5`, `[Title "1836jr30"]`,
 /// `--title`, `--corp`), an actor glued to its action (`Ann:bid`), a "did you mean" for
 /// misspelt names, and `fmt` writing each name as the game spells it.

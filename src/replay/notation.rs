@@ -1442,6 +1442,8 @@ struct Player<'a> {
     /// The entity of the last move replayed and where that move is written: a move without an
     /// actor continues its turn, and naming another actor ends it.
     scope: Option<(Entity, Span)>,
+    /// Where the last move replayed is written, an automatic one (`& …`) too.
+    last_move: Option<Span>,
     /// Players the rules passed automatically in a stock round and who have not moved since:
     /// their cash then, the move after which it happened and the game turn of that stock round
     /// (the pass explains a refused move until the next stock round).
@@ -1566,6 +1568,7 @@ pub fn play_until(
         until,
         stopped_at: None,
         scope: None,
+        last_move: None,
         auto_passed: Vec::new(),
         round_of_last_move: String::new(),
         skipped_before_last_move: Vec::new(),
@@ -1765,7 +1768,41 @@ fn element_span(e: &Element) -> Span {
     }
 }
 
+/// What replaying a move changes in the [`Player`] besides the game and the log: kept while
+/// moves are tried on a copy of the game, and put back after.
+struct MoveMemory {
+    scope: Option<(Entity, Span)>,
+    last_move: Option<Span>,
+    round_of_last_move: String,
+    skipped_before_last_move: Vec<Skipped>,
+    auto_passed: Vec<(PlayerId, Money, Span, Option<u32>)>,
+    warnings: usize,
+}
+
 impl Player<'_> {
+    /// Runs `tried` (moves tried on a copy of the game, not for the log) without a report, and
+    /// forgets what its moves changed.
+    fn quietly<T>(&mut self, tried: impl FnOnce(&mut Self) -> T) -> T {
+        let memory = MoveMemory {
+            scope: self.scope,
+            last_move: self.last_move,
+            round_of_last_move: self.round_of_last_move.clone(),
+            skipped_before_last_move: self.skipped_before_last_move.clone(),
+            auto_passed: self.auto_passed.clone(),
+            warnings: self.warnings.len(),
+        };
+        let quiet = std::mem::replace(&mut self.quiet, true);
+        let outcome = tried(self);
+        self.quiet = quiet;
+        self.scope = memory.scope;
+        self.last_move = memory.last_move;
+        self.round_of_last_move = memory.round_of_last_move;
+        self.skipped_before_last_move = memory.skipped_before_last_move;
+        self.auto_passed = memory.auto_passed;
+        self.warnings.truncate(memory.warnings);
+        outcome
+    }
+
     fn stopped(&self) -> bool {
         (!self.keep_going && !self.errors.is_empty()) || self.stopped_at.is_some()
     }
@@ -1904,12 +1941,14 @@ impl Player<'_> {
                     let mut alt = start.clone();
                     let saved = std::mem::take(&mut self.actions);
                     let main_scope = std::mem::replace(&mut self.scope, *scope);
+                    let main_last_move = self.last_move;
                     let main_desync = self.desync.take();
                     let main_deferred = self.deferred.take();
                     let main_report = self.desync_report.take();
                     self.body(&mut alt, &v.body, false);
                     self.actions = saved;
                     self.scope = main_scope;
+                    self.last_move = main_last_move;
                     self.desync = main_desync;
                     self.deferred = main_deferred;
                     self.desync_report = main_report;
@@ -2057,27 +2096,13 @@ impl Player<'_> {
             return;
         }
         // Tried first without a trace (no report, nothing logged) …
-        let saved = (
-            self.scope,
-            self.round_of_last_move.clone(),
-            self.skipped_before_last_move.clone(),
-            self.auto_passed.clone(),
-            self.warnings.len(),
-        );
-        self.quiet = true;
-        self.scope = None;
-        let replays = deferred
-            .moves
-            .iter()
-            .all(|m| self.play_move(&mut trial, m, false));
-        self.quiet = false;
-        (
-            self.scope,
-            self.round_of_last_move,
-            self.skipped_before_last_move,
-            self.auto_passed,
-        ) = (saved.0, saved.1, saved.2, saved.3);
-        self.warnings.truncate(saved.4);
+        let replays = self.quietly(|p| {
+            p.scope = None;
+            deferred
+                .moves
+                .iter()
+                .all(|m| p.play_move(&mut trial, m, false))
+        });
         if !replays {
             return;
         }
@@ -2256,6 +2281,7 @@ impl Player<'_> {
             },
         };
         self.scope = (!m.auto).then_some((entity, m.span));
+        self.last_move = Some(m.span);
         self.round_of_last_move = round_before;
         self.skipped_before_last_move = skipped_before;
         self.note_auto_passes(game, entity, m.span);
@@ -2647,7 +2673,7 @@ impl Player<'_> {
         let Some(last) = self.last_move_text() else {
             return "checked before the first move".to_string();
         };
-        let line = self.line_of(self.scope.map_or(0, |(_, s)| s.offset));
+        let line = self.line_of(self.last_move.map_or(0, |s| s.offset));
         let now = game.round_label();
         let mut when = format!("checked after `{last}` (line {line})");
         if now != self.round_of_last_move {
@@ -2681,7 +2707,7 @@ impl Player<'_> {
 
     /// The text of the last move replayed, as written.
     fn last_move_text(&self) -> Option<String> {
-        let (_, span) = self.scope?;
+        let span = self.last_move?;
         Some(self.text.get(span.offset..span.end())?.trim().to_string())
     }
 
@@ -3031,10 +3057,11 @@ impl Player<'_> {
                     round: game.round_label(),
                 });
                 if main {
-                    // After the actions so far; an automatic action (`& …`) written after the
-                    // correction still belongs to the action before it, and comes first.
+                    // Where it is written: after the actions so far, and before the automatic
+                    // actions (`& …`) of the last one written after it.
                     self.logged_corrections.push(LoggedCorrection {
                         after: self.actions.len(),
+                        autos: self.actions.last().map_or(0, |a| a.auto_actions.len()),
                         span: c.span,
                         correction,
                     });
