@@ -572,6 +572,48 @@ fn a_swapped_pair_of_lines_is_one_mistake() {
     insta::assert_snapshot!("swapped_lines_keep_going", stderr(&o));
 }
 
+/// Issue 14, point 5: a line on the wrong side of a round heading is one mistake, reported on
+/// that line, which is replayed where it belongs, so nothing after it is misjudged:
+/// `tests/data/authoring/across-headings.rn` has a round's last move after the next heading
+/// (twice), a round's first move before its heading, and the two swapped across a heading.
+#[test]
+fn a_line_across_a_round_heading_is_one_mistake() {
+    let file = data("across-headings.rn");
+    let (played, found) = kept_going(&file);
+    assert_eq!(
+        found,
+        [
+            (37, "notation::move_after_heading"),
+            (46, "notation::move_before_heading"),
+            (51, "notation::move_before_heading"),
+            (58, "notation::move_after_heading"),
+        ]
+    );
+    // The game is the one written in order.
+    let opening = std::fs::read_to_string(data("opening.rn")).unwrap();
+    let in_order = replayed("opening.rn", &opening).expect("the opening replays");
+    assert_eq!(format!("{:?}", played.game), format!("{:?}", in_order.game));
+    let o = railnote(&["replay", &file, "--keep-going"]);
+    assert_eq!(code(&o), 1);
+    insta::assert_snapshot!("across_headings_keep_going", stderr(&o));
+    // Without keep-going, the first, on the misplaced line.
+    let o = railnote(&["replay", &file]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("1 problem(s)") && stderr(&o).contains("line 37: `Bob: buy HSM`"),
+        "{}",
+        stderr(&o)
+    );
+    // A check right after the heading may be of the misplaced first move's outcome too.
+    let src = std::fs::read_to_string(&file).unwrap();
+    let outcome = scratch(
+        "across-headings-outcome.rn",
+        &src.replacen("= HSM 760 Bob 64", "= HSM 680", 1),
+    );
+    let (_, found) = kept_going(outcome.to_str().unwrap());
+    assert_eq!(found.len(), 4, "{found:?}");
+}
+
 /// Issue 14, point 5: under `--keep-going`, the check lines right after a refused move (until
 /// the text and the game are in step again) are not held against the game, which is uncertain
 /// there; the mistake's report says which were not evaluated (in JSON, `not_checked`), and a
