@@ -1479,6 +1479,21 @@ struct Player<'a> {
     desync_report: Option<usize>,
     /// Problems are not reported (moves tried while out of step).
     quiet: bool,
+    /// With keep-going, a move refused while its actor was to act, kept until the next heading:
+    /// when the same actor's next line is its move and the refused one replays as its first of
+    /// the next round, the two were swapped across the heading.
+    refused: Option<Refused>,
+}
+
+/// A refused move kept until the next heading (see [`Player::refused`]).
+struct Refused {
+    actor: Entity,
+    /// The refused move and the moves without an actor after it.
+    moves: Vec<Move>,
+    /// Its report among the errors.
+    error: Option<usize>,
+    /// Where the same actor's next move, which was replayed, is written.
+    replaced_by: Option<Span>,
 }
 
 /// A move written before the turn of the entity the game waited for: it is replayed after that
@@ -1508,7 +1523,13 @@ enum Implied {
     None,
     /// The game after the passes and the move, the passes, the move as resolved there, its
     /// deviations and the round it was made in (after the passes).
-    Played(Game, Vec<Entity>, Action, Vec<crate::engine::Deviation>, String),
+    Played(
+        Game,
+        Vec<Entity>,
+        Action,
+        Vec<crate::engine::Deviation>,
+        String,
+    ),
     /// The game after the passes (the named actor is to act) and the move's own violation.
     Refused(Game, Vec<Entity>, Action, RuleViolation),
 }
@@ -1672,6 +1693,7 @@ pub fn play_until(
         unheaded: None,
         played_ahead: Vec::new(),
         postponed: None,
+        refused: None,
         auto_passed: Vec::new(),
         round_of_last_move: String::new(),
         skipped_before_last_move: Vec::new(),
@@ -1988,6 +2010,8 @@ impl Player<'_> {
     /// Replays a body; `main` when its moves belong to the main line (kept in the log).
     fn body(&mut self, game: &mut Game, body: &[Element], main: bool) {
         let mut before: Option<(Game, Option<(Entity, Span)>)> = None;
+        // The move a variation follows was refused: its report stands for the variation too.
+        let mut refused_before_variation = false;
         for (i, e) in body.iter().enumerate() {
             if self.stopped() || (main && self.stop_before(game, e)) {
                 return;
@@ -2041,30 +2065,38 @@ impl Player<'_> {
                     let written = h.round.to_string();
                     let placed = self.move_before_heading(game, &written, h.span)
                         || self.moves_after_heading(game, body, i, &written, h.span, main);
-                    self.headed_round = Some(written);
+                    self.headed_round = Some(written.clone());
                     self.unheaded = None;
                     if placed {
+                        self.refused = None;
                         continue;
                     }
                     if self.desync.is_some() {
                         self.deferred = None;
-                        let written = h.round.to_string();
                         if self.resync(game, h.span, main, |g| g.round_label() == written) {
                             self.scope = None;
                         } else {
                             // No run of passes gets there: the heading is a mistake of its own.
                             let desync = self.desync.take();
-                            self.heading(game, written, h.span, main);
+                            self.heading(game, written.clone(), h.span, main);
                             self.desync = desync;
                         }
-                        continue;
+                    } else {
+                        self.heading(game, written.clone(), h.span, main);
                     }
-                    self.heading(game, h.round.to_string(), h.span, main);
+                    self.refused_before_heading(game, body, i, &written, h.span);
                 }
                 // Out of step, a value checked would mostly repeat the mistake already
                 // reported (the report says which were not evaluated); a name that names
                 // nobody is a mistake of its own.
                 Element::Check(c) => {
+                    // Right before a heading that the round's last moves were written after.
+                    if let Some(next) = body[i + 1..]
+                        .iter()
+                        .position(|e| !matches!(e, Element::Check(_) | Element::Comment(_)))
+                    {
+                        self.moves_after_check(game, body, i + 1 + next, c, main);
+                    }
                     // Right after a heading that the first moves of its round were written
                     // before: the check describes the round's start, or the moves' outcome.
                     if self.postponed.is_some() && !check_holds(game, c) {
@@ -2072,7 +2104,10 @@ impl Player<'_> {
                         let mut trial = game.clone();
                         let after = self.quietly(|p| {
                             p.scope = None;
-                            moves.iter().flatten().all(|m| p.play_move(&mut trial, m, false))
+                            moves
+                                .iter()
+                                .flatten()
+                                .all(|m| p.play_move(&mut trial, m, false))
                         });
                         if after && check_holds(&trial, c) {
                             self.play_postponed(game, main);
@@ -2092,13 +2127,18 @@ impl Player<'_> {
                     let main_last_move = self.last_move;
                     let main_desync = self.desync.take();
                     let main_deferred = self.deferred.take();
+                    let main_refused = self.refused.take();
                     let main_report = self.desync_report.take();
+                    let quiet = self.quiet;
+                    self.quiet |= refused_before_variation;
                     self.body(&mut alt, &v.body, false);
+                    self.quiet = quiet;
                     self.actions = saved;
                     self.scope = main_scope;
                     self.last_move = main_last_move;
                     self.desync = main_desync;
                     self.deferred = main_deferred;
+                    self.refused = main_refused;
                     self.desync_report = main_report;
                 }
                 Element::Move(m) => {
@@ -2116,6 +2156,7 @@ impl Player<'_> {
                     let moved = self.move_in_step(game, m, main);
                     if next_is_variation {
                         before = snapshot;
+                        refused_before_variation = !moved && self.keep_going;
                     } else if moved {
                         before = None;
                     }
@@ -2135,6 +2176,31 @@ impl Player<'_> {
     /// move that names its actor first ends the turns in between (passes) so that it can be
     /// judged on its own: each mistake is reported once, and the ones after it still are.
     fn move_in_step(&mut self, game: &mut Game, m: &Move, main: bool) -> bool {
+        // A refused move stays kept while its actor's lines follow it (see `refused`).
+        let named = m
+            .actor
+            .as_ref()
+            .filter(|_| !m.auto)
+            .map(|name| entity_by_name(game, &name.text).ok());
+        if let Some(named) = named {
+            if self
+                .refused
+                .as_ref()
+                .is_some_and(|r| Some(r.actor) != named)
+            {
+                self.refused = None;
+            }
+        }
+        let moved = self.move_in_step_kept(game, m, main);
+        if let (Some(refused), Some(Some(named))) = (self.refused.as_mut(), named) {
+            if moved && refused.actor == named && refused.moves[0].span != m.span {
+                refused.replaced_by.get_or_insert(m.span);
+            }
+        }
+        moved
+    }
+
+    fn move_in_step_kept(&mut self, game: &mut Game, m: &Move, main: bool) -> bool {
         let Some(failed_in) = self.desync else {
             let reported = self.errors.len() + self.omitted;
             let acting = game.acting_entity();
@@ -2143,12 +2209,28 @@ impl Player<'_> {
                 self.desync = Some(acting);
                 self.desync_report = (self.errors.len() > reported).then_some(reported);
                 self.defer(game, m, reported);
+                let actor = m
+                    .actor
+                    .as_ref()
+                    .filter(|_| !m.auto)
+                    .and_then(|name| entity_by_name(game, &name.text).ok());
+                if self.deferred.is_none() && actor.is_some() && actor == acting {
+                    self.refused = actor.map(|actor| Refused {
+                        actor,
+                        moves: vec![m.clone()],
+                        error: (self.errors.len() > reported).then_some(reported),
+                        replaced_by: None,
+                    });
+                }
             }
             return moved;
         };
         let Some(name) = m.actor.as_ref().filter(|_| !m.auto) else {
             // The rest of the refused move's turn: the deferred move's, or the one the game was
             // in.
+            if let Some(refused) = self.refused.as_mut().filter(|r| r.replaced_by.is_none()) {
+                refused.moves.push(m.clone());
+            }
             if let Some(deferred) = self.deferred.as_mut() {
                 deferred.moves.push(m.clone());
                 return false;
@@ -2181,7 +2263,7 @@ impl Player<'_> {
             return false;
         }
         self.scope = None;
-        let moved = self.move_in_step(game, m, main);
+        let moved = self.move_in_step_kept(game, m, main);
         if let Some(mut deferred) = waiting.filter(|_| moved) {
             deferred.after = Some(m.span);
             self.deferred = Some(deferred);
@@ -2623,9 +2705,7 @@ impl Player<'_> {
             };
             let round = trial.round_label();
             match trial.process_with(&action, self.strict_rules) {
-                Ok(deviations) => {
-                    return Implied::Played(trial, passes, action, deviations, round)
-                }
+                Ok(deviations) => return Implied::Played(trial, passes, action, deviations, round),
                 Err(v @ RuleViolation::WrongStep { .. }) => {
                     refused.get_or_insert((trial.clone(), passes.clone(), action, v));
                     // A pass that ends the turn is not one the move implies.
@@ -3077,6 +3157,22 @@ impl Player<'_> {
             return false;
         }
         let line = self.line_of(at.offset);
+        // A move refused where it is written and replayed later (a swap) is reported already.
+        if let Some(report) = self
+            .errors
+            .iter_mut()
+            .find(|e| e.span.offset == first.offset)
+        {
+            report.code = "notation::move_before_heading";
+            report.label = shorten_quotes(format!(
+                "this is {round}'s first move, written before the `{round}` heading (line {line})"
+            ));
+            report.help = Some(format!(
+                "write it after the heading: {round} begins there. It is replayed after the \
+                 move the game waited for, so what follows is judged as written"
+            ));
+            return true;
+        }
         let label = match count {
             1 => format!(
                 "this is {round}'s first move, written before the `{round}` heading (line {line})"
@@ -3122,59 +3218,10 @@ impl Player<'_> {
         span: Span,
         main: bool,
     ) -> bool {
-        let actual = game.round_label();
-        if actual == written
-            || round_order(written) <= round_order(&actual)
-            || game.acting_entity().is_none()
-        {
-            return false;
-        }
-        let swapped = self.deferred.as_ref().filter(|d| d.after.is_none());
-        match (self.desync.is_some(), swapped) {
-            (true, None) => return false,
-            (false, _) if self.heading_passes(game, written).is_some() => return false,
-            _ => {}
-        }
-        let swapped = swapped.map(|d| (d.actor, d.moves.clone()));
-        let groups = named_moves_after(body, at);
-        // Tried first without a trace: which of the lines after the heading are this round's
-        // (in order; the first lines of the next round are left where they are) …
-        let taken = self.quietly(|p| {
-            let mut trial = game.clone();
-            let mut taken = Vec::new();
-            for (k, group) in groups.iter().enumerate() {
-                let mut attempt = trial.clone();
-                let scope = p.scope;
-                let fits = group.iter().enumerate().all(|(n, m)| {
-                    p.play_move(&mut attempt, m, false) && (n > 0 || p.played_in == actual)
-                });
-                if !fits {
-                    p.scope = scope;
-                    continue;
-                }
-                trial = attempt;
-                taken.push(k);
-                if trial.round_label() != written {
-                    match p.heading_passes(&trial, written) {
-                        Some((after, _)) => trial = after,
-                        None => continue,
-                    }
-                }
-                let Some((actor, moves)) = &swapped else {
-                    return Some(taken);
-                };
-                p.scope = None;
-                let replays = trial.acting_entity() == Some(*actor)
-                    && moves.iter().all(|m| p.play_move(&mut trial, m, false));
-                return replays.then_some(taken);
-            }
-            None
-        });
-        let Some(taken) = taken else {
+        let Some(moved) = self.plan_after_heading(game, body, at, written, true) else {
             return false;
         };
-        // … then for good.
-        let moved: Vec<&Move> = taken.iter().flat_map(|k| groups[*k].iter().copied()).collect();
+        let actual = game.round_label();
         let first = moved[0];
         let first_text = self
             .text
@@ -3184,52 +3231,42 @@ impl Player<'_> {
             .to_string();
         let first_line = self.line_of(first.span.offset);
         let heading_line = self.line_of(span.offset);
-        let waited_for = game
-            .acting_entity()
-            .map(|e| notation::name(&game.entity_name(e)))
-            .unwrap_or_default();
-        if swapped.is_none() {
-            let others: Vec<String> = taken[1..]
-                .iter()
-                .map(|k| self.line_of(groups[*k][0].span.offset).to_string())
-                .collect();
-            let label = if others.is_empty() {
-                format!(
-                    "this is {actual}'s last move, written after the `{written}` heading (line \
-                     {heading_line})"
-                )
-            } else {
-                format!(
-                    "this move and the one{} on line{} {} are {actual}'s last, written after the \
-                     `{written}` heading (line {heading_line})",
-                    if others.len() > 1 { "s" } else { "" },
-                    if others.len() > 1 { "s" } else { "" },
-                    and_list(&others.iter().map(String::as_str).collect::<Vec<_>>())
-                )
-            };
-            let help = format!(
-                "write it before the `{written}` heading: {actual} was not over there (the game \
-                 waited for {waited_for}). It is replayed before the heading, so what follows is \
-                 judged as written"
-            );
-            self.error(
-                game,
-                first.span,
-                "notation::move_after_heading",
-                label,
-                Some(help),
-                None,
-            );
+        let swapped = match self.deferred.take_if(|d| d.after.is_none()) {
+            Some(d) => Some((d.moves, d.error)),
+            None => self
+                .refused
+                .take_if(|r| r.replaced_by.is_none())
+                .map(|r| (r.moves, r.error)),
+        }
+        .filter(|_| self.desync.is_some());
+        // The next round's first move written before the heading is reported already: the
+        // two lines are swapped across it.
+        let postponed = self
+            .postponed
+            .as_ref()
+            .filter(|(heading, _)| *heading == span.offset)
+            .and_then(|(_, moves)| moves.first())
+            .map(|m| m.span.offset);
+        let swap_report =
+            postponed.and_then(|offset| self.errors.iter().position(|e| e.span.offset == offset));
+        if let Some(report) = swap_report.and_then(|i| self.errors.get_mut(i)) {
+            report.help = Some(shorten_quotes(format!(
+                "the lines are swapped across the heading: write `{first_text}` (line \
+                 {first_line}), {actual}'s last move, before the heading, and this one after \
+                 it. Both are replayed in their places, so what follows is judged as written"
+            )));
+        } else if swapped.is_none() {
+            self.report_after_heading(game, &moved, written, span);
         }
         for m in &moved {
             self.play_move(game, m, main);
             self.played_ahead.push(m.span.offset);
         }
         self.heading(game, written.to_string(), span, main);
-        if let Some(deferred) = self.deferred.take().filter(|_| swapped.is_some()) {
+        if let Some((moves, error)) = swapped {
             self.scope = None;
-            self.postponed = Some((span.offset, deferred.moves));
-            if let Some(report) = deferred.error.and_then(|i| self.errors.get_mut(i)) {
+            self.postponed = Some((span.offset, moves));
+            if let Some(report) = error.and_then(|i| self.errors.get_mut(i)) {
                 report.code = "notation::move_before_heading";
                 report.label = shorten_quotes(format!(
                     "this is {written}'s first move, written before {actual}'s last one (line \
@@ -3245,6 +3282,216 @@ impl Player<'_> {
             self.desync_report = None;
         }
         true
+    }
+
+    /// A check line that the game does not match, right before a heading of a later round
+    /// (the heading at `heading` in `body`) while the game still waits in this one: when the
+    /// round's last moves are written after the heading and the check holds after them, they
+    /// were written after the check too. They are replayed before the check, reported once,
+    /// and skipped where they are written.
+    fn moves_after_check(
+        &mut self,
+        game: &mut Game,
+        body: &[Element],
+        heading: usize,
+        c: &Check,
+        main: bool,
+    ) {
+        let Some(Element::Heading(h)) = body.get(heading) else {
+            return;
+        };
+        if self.desync.is_some() || check_holds(game, c) {
+            return;
+        }
+        let written = h.round.to_string();
+        let Some(moved) = self.plan_after_heading(game, body, heading, &written, false) else {
+            return;
+        };
+        let holds = self.quietly(|p| {
+            let mut trial = game.clone();
+            moved.iter().all(|m| p.play_move(&mut trial, m, false)) && check_holds(&trial, c)
+        });
+        if !holds {
+            return;
+        }
+        self.report_after_heading(game, &moved, &written, h.span);
+        for m in &moved {
+            self.play_move(game, m, main);
+            self.played_ahead.push(m.span.offset);
+        }
+    }
+
+    /// The round's last moves written after the heading at `at` in `body` (see
+    /// [`Player::moves_after_heading`]): `None` if the heading is not ahead of the game, if no
+    /// line after it ends the round so, or (unless `swaps`) if a move refused just before it
+    /// waits for them.
+    fn plan_after_heading<'b>(
+        &mut self,
+        game: &Game,
+        body: &'b [Element],
+        at: usize,
+        written: &str,
+        swaps: bool,
+    ) -> Option<Vec<&'b Move>> {
+        let actual = game.round_label();
+        if actual == written
+            || round_order(written) <= round_order(&actual)
+            || game.acting_entity().is_none()
+        {
+            return None;
+        }
+        // A move refused before the heading, kept to be replayed after the move the game
+        // waited for (or the refused move's actor still to act): the two swapped across it.
+        let swapped = match (&self.deferred, &self.refused) {
+            _ if !swaps || self.desync.is_none() => None,
+            (Some(d), _) if d.after.is_none() => Some((d.actor, d.moves.clone())),
+            (None, Some(r)) if r.replaced_by.is_none() => Some((r.actor, r.moves.clone())),
+            _ => None,
+        };
+        match (self.desync.is_some(), &swapped) {
+            (true, None) => return None,
+            (false, _) if self.heading_passes(game, written).is_some() => return None,
+            _ => {}
+        }
+        let groups = named_moves_after(body, at);
+        // Tried without a trace: which of the lines after the heading are this round's (in
+        // order; the first lines of the next round are left where they are). One line first
+        // (the fewest moved lines explain the heading best; a line of passes last, as ending
+        // the round is what a heading implies anyway), then as many as it takes.
+        let mut singles: Vec<usize> = (0..groups.len()).collect();
+        singles.sort_by_key(|k| {
+            groups[*k]
+                .iter()
+                .all(|m| matches!(m.action, RawAction::Pass))
+        });
+        let taken = self.quietly(|p| {
+            singles
+                .iter()
+                .map(|k| vec![*k])
+                .chain((groups.len() > 1).then(|| (0..groups.len()).collect()))
+                .find_map(|order| {
+                    p.moves_reach_heading(game, &groups, &order, &actual, written, swapped.as_ref())
+                })
+        })?;
+        Some(
+            taken
+                .iter()
+                .flat_map(|k| groups[*k].iter().copied())
+                .collect(),
+        )
+    }
+
+    /// The report of a round's last moves written after the next round's heading (at `at`).
+    fn report_after_heading(&mut self, game: &Game, moved: &[&Move], written: &str, at: Span) {
+        let actual = game.round_label();
+        let heading_line = self.line_of(at.offset);
+        let waited_for = game
+            .acting_entity()
+            .map(|e| notation::name(&game.entity_name(e)))
+            .unwrap_or_default();
+        let others: Vec<String> = moved[1..]
+            .iter()
+            .filter(|m| m.actor.is_some() && !m.auto)
+            .map(|m| self.line_of(m.span.offset).to_string())
+            .collect();
+        let label = if others.is_empty() {
+            format!(
+                "this is {actual}'s last move, written after the `{written}` heading (line \
+                 {heading_line})"
+            )
+        } else {
+            format!(
+                "this move and the one{s} on line{s} {} are {actual}'s last, written after the \
+                 `{written}` heading (line {heading_line})",
+                and_list(&others.iter().map(String::as_str).collect::<Vec<_>>()),
+                s = if others.len() > 1 { "s" } else { "" },
+            )
+        };
+        let help = format!(
+            "write it before the `{written}` heading: {actual} was not over there (the game \
+             waited for {waited_for}). It is replayed before the heading, so what follows is \
+             judged as written"
+        );
+        self.error(
+            game,
+            moved[0].span,
+            "notation::move_after_heading",
+            label,
+            Some(help),
+            None,
+        );
+    }
+
+    /// After a heading: a move refused before it while its actor was to act, followed by the
+    /// same actor's move that was replayed, is the actor's first move of this round when it
+    /// replays here (the two swapped across the heading). It is replayed after the heading and
+    /// the check lines right after it, and its report says so.
+    fn refused_before_heading(
+        &mut self,
+        game: &Game,
+        body: &[Element],
+        heading: usize,
+        written: &str,
+        at: Span,
+    ) {
+        let Some(refused) = self.refused.take() else {
+            return;
+        };
+        let Some(replaced_by) = refused.replaced_by else {
+            return;
+        };
+        if self.desync.is_some()
+            || game.round_label() != written
+            || game.acting_entity() != Some(refused.actor)
+        {
+            return;
+        }
+        // The actor's own line after the heading: the refused one was rewritten, not moved.
+        let next_actor = body[heading + 1..].iter().find_map(|e| match e {
+            Element::Move(m) if !m.auto => m.actor.as_ref().map(|n| Some(n.text.as_str())),
+            Element::Heading(_) => Some(None),
+            _ => None,
+        });
+        if next_actor
+            .flatten()
+            .is_some_and(|name| entity_by_name(game, name).ok() == Some(refused.actor))
+        {
+            return;
+        }
+        let replays = self.quietly(|p| {
+            let mut trial = game.clone();
+            p.scope = None;
+            refused
+                .moves
+                .iter()
+                .all(|m| p.play_move(&mut trial, m, false))
+        });
+        if !replays {
+            return;
+        }
+        let heading_line = self.line_of(at.offset);
+        let line = self.line_of(replaced_by.offset);
+        let replaced_text = self
+            .text
+            .get(replaced_by.offset..replaced_by.end())
+            .unwrap_or("?")
+            .trim()
+            .to_string();
+        let actor = notation::name(&game.entity_name(refused.actor));
+        if let Some(report) = refused.error.and_then(|i| self.errors.get_mut(i)) {
+            report.code = "notation::move_before_heading";
+            report.label = shorten_quotes(format!(
+                "this is {actor}'s first move of {written}, written before {actor}'s move of {} \
+                 (line {line}) and the `{written}` heading (line {heading_line})",
+                report.round
+            ));
+            report.help = Some(shorten_quotes(format!(
+                "the lines are swapped across the heading: write `{replaced_text}` (line \
+                 {line}) before the heading, and this one after it. Both are replayed in their \
+                 places, so what follows is judged as written"
+            )));
+        }
+        self.postponed = Some((at.offset, refused.moves));
     }
 
     /// The first moves of a round written right before its heading (the move at `at` in
@@ -3264,7 +3511,9 @@ impl Player<'_> {
         let written = h.round.to_string();
         let unheaded = |p: &Self| {
             p.headed_round.as_deref() != Some(written.as_str())
-                && p.unheaded.as_ref().is_none_or(|(round, _, _)| *round != written)
+                && p.unheaded
+                    .as_ref()
+                    .is_none_or(|(round, _, _)| *round != written)
         };
         if !unheaded(self) {
             return false;
@@ -3308,6 +3557,56 @@ impl Player<'_> {
                 break;
             }
         }
+    }
+
+    /// Which of the move groups `order` names, tried in turn (a group that is not `actual`'s
+    /// is left out), end the round `actual` so that the game reaches the heading `written`,
+    /// after which the `swapped` moves (refused before the heading) replay. Moves are replayed
+    /// on a copy of the game; the caller keeps this quiet.
+    fn moves_reach_heading(
+        &mut self,
+        game: &Game,
+        groups: &[Vec<&Move>],
+        order: &[usize],
+        actual: &str,
+        written: &str,
+        swapped: Option<&(Entity, Vec<Move>)>,
+    ) -> Option<Vec<usize>> {
+        let scope = self.scope;
+        let mut trial = game.clone();
+        let mut taken = Vec::new();
+        let mut reached = None;
+        for &k in order {
+            let mut attempt = trial.clone();
+            let before = self.scope;
+            let fits = groups[k].iter().enumerate().all(|(n, m)| {
+                self.play_move(&mut attempt, m, false) && (n > 0 || self.played_in == actual)
+            });
+            if !fits {
+                self.scope = before;
+                continue;
+            }
+            trial = attempt;
+            taken.push(k);
+            if trial.round_label() == written {
+                reached = Some(trial);
+                break;
+            }
+            if let Some((after, _)) = self.heading_passes(&trial, written) {
+                reached = Some(after);
+                break;
+            }
+        }
+        let replays = reached.is_some_and(|mut after| match swapped {
+            None => true,
+            Some((actor, moves)) => {
+                self.scope = None;
+                after.acting_entity() == Some(*actor)
+                    && moves.iter().all(|m| self.play_move(&mut after, m, false))
+            }
+        });
+        self.scope = scope;
+        replays.then_some(taken)
     }
 
     /// The passes that end the turn of the entity that moved last, when they bring the game to
