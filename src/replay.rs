@@ -4,8 +4,9 @@
 //!
 //! Counting: `index` numbers the surviving top-level actions from 1, as the reference traces
 //! do (one trace line per top-level action); an action's auto actions are processed right
-//! after it and belong to its index. A notation file's corrections are applied after the
-//! action they follow, and belong to its index too (as `--at` shows them).
+//! after it and belong to its index. A notation file's corrections are applied where they are
+//! written: after the action they follow, or between two of its auto actions (`& …`), and
+//! belong to its index too (as `--at` shows them).
 
 // A replay fails once, at its end; the size of the error value does not matter.
 #![allow(clippy::result_large_err)]
@@ -109,7 +110,7 @@ impl<'l> Replay<'l> {
                     error,
                 }
             })?;
-        apply_corrections(log, 0, &mut game);
+        apply_corrections(log, 0, 0, &mut game);
         Ok(Replay {
             log,
             start: game.clone(),
@@ -191,7 +192,8 @@ impl<'l> Replay<'l> {
                         round: deviation.round.clone(),
                         actor: self.game.entity_name(action.entity()),
                         deviation,
-                    }))
+                    }));
+                    apply_corrections(self.log, index, k, &mut self.game);
                 }
                 Err(v) => {
                     self.rebuild(auto);
@@ -201,7 +203,6 @@ impl<'l> Replay<'l> {
         }
         self.warnings.extend(found);
         self.next += 1;
-        apply_corrections(self.log, self.next, &mut self.game);
         Some(Ok(Processed {
             index,
             action: logged,
@@ -213,26 +214,25 @@ impl<'l> Replay<'l> {
     /// top-level action and its first `autos_done` auto actions.
     fn rebuild(&mut self, autos_done: Option<usize>) {
         let mut game = self.start.clone();
-        let redo = |game: &mut Game, logged: &LoggedAction, autos: usize| {
-            let accepted = game.process_in_place(&logged.action);
-            debug_assert!(
-                accepted.is_ok(),
-                "an action accepted once is accepted again"
-            );
-            for auto in &logged.auto_actions[..autos] {
-                let accepted = game.process_in_place(&auto.action);
+        let log = self.log;
+        let redo = |game: &mut Game, index: usize, autos: usize| {
+            let logged = &log.actions[index - 1];
+            let actions = std::iter::once(&logged.action)
+                .chain(logged.auto_actions[..autos].iter().map(|a| &a.action));
+            for (k, action) in actions.enumerate() {
+                let accepted = game.process_in_place(action);
                 debug_assert!(
                     accepted.is_ok(),
                     "an action accepted once is accepted again"
                 );
+                apply_corrections(log, index, k, game);
             }
         };
         for (done, logged) in self.log.actions[..self.next].iter().enumerate() {
-            redo(&mut game, logged, logged.auto_actions.len());
-            apply_corrections(self.log, done + 1, &mut game);
+            redo(&mut game, done + 1, logged.auto_actions.len());
         }
         if let Some(autos) = autos_done {
-            redo(&mut game, &self.log.actions[self.next], autos);
+            redo(&mut game, self.next + 1, autos);
         }
         self.game = game;
     }
@@ -264,12 +264,15 @@ impl<'l> Replay<'l> {
     }
 }
 
-/// Applies the log's corrections that follow its first `after` top-level actions.
-fn apply_corrections(log: &GameLog, after: usize, game: &mut Game) {
-    let first = log.corrections.partition_point(|c| c.after < after);
+/// Applies the log's corrections written right after its first `after` top-level actions and
+/// `autos` auto actions of the last of them.
+fn apply_corrections(log: &GameLog, after: usize, autos: usize, game: &mut Game) {
+    let first = log
+        .corrections
+        .partition_point(|c| (c.after, c.autos) < (after, autos));
     for c in log.corrections[first..]
         .iter()
-        .take_while(|c| c.after == after)
+        .take_while(|c| (c.after, c.autos) == (after, autos))
     {
         let applied = game.correct(&c.correction);
         debug_assert!(

@@ -430,6 +430,42 @@ fn traced_states_include_corrections() {
     assert_eq!(hsm_cash(&at), hsm_cash(&after[first]));
 }
 
+/// Issue 14: a correction written between a move and its automatic action (`& …`) is applied
+/// where it is written, by the notation replay and by the replay of the log it makes
+/// (`Replay`: `--trace`, `--check-runs`, `chart`) alike. In
+/// `tests/data/authoring/correction-between-autos.rn` the automatic buy takes the certificate
+/// the correction put in the pool, so the other order refuses it.
+#[test]
+fn a_correction_before_an_automatic_action_is_applied_where_written() {
+    let file = data("correction-between-autos.rn");
+    let src = std::fs::read_to_string(&file).unwrap();
+    let played = replayed("correction-between-autos.rn", &src).expect("the game replays");
+    // After Cid's buy (the 10th action) and none of its automatic actions.
+    let at: Vec<(usize, usize)> = played
+        .log
+        .corrections
+        .iter()
+        .map(|c| (c.after, c.autos))
+        .collect();
+    assert_eq!(at, [(10, 0)]);
+    assert_eq!(played.log.actions[9].auto_actions.len(), 1);
+    let from_the_log = railnote::replay::replay(&played.log).expect("the log replays");
+    assert_eq!(format!("{from_the_log:?}"), format!("{:?}", played.game));
+    // The traced states (`Replay`) end where the notation replay does.
+    let out = scratch("correction-between-autos.trace.jsonl", "");
+    let o = railnote(&["replay", &file, "--trace", out.to_str().unwrap()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let trace = std::fs::read_to_string(&out).unwrap();
+    let last: serde_json::Value = serde_json::from_str(trace.lines().last().unwrap()).unwrap();
+    let ann = last["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "Ann Lee")
+        .unwrap();
+    assert_eq!(ann["cash"], 380, "{ann}");
+}
+
 /// Issue 14, point 4: names in any case (`nord`, `bob:`, `i5`, `[Title "1836jr30"]`,
 /// `--title`, `--corp`), an actor glued to its action (`Ann:bid`), a "did you mean" for
 /// misspelt names, and `fmt` writing each name as the game spells it.
@@ -534,6 +570,48 @@ fn a_swapped_pair_of_lines_is_one_mistake() {
     let o = railnote(&["replay", &file, "--keep-going"]);
     assert_eq!(code(&o), 1);
     insta::assert_snapshot!("swapped_lines_keep_going", stderr(&o));
+}
+
+/// Issue 14, point 5: a line on the wrong side of a round heading is one mistake, reported on
+/// that line, which is replayed where it belongs, so nothing after it is misjudged:
+/// `tests/data/authoring/across-headings.rn` has a round's last move after the next heading
+/// (twice), a round's first move before its heading, and the two swapped across a heading.
+#[test]
+fn a_line_across_a_round_heading_is_one_mistake() {
+    let file = data("across-headings.rn");
+    let (played, found) = kept_going(&file);
+    assert_eq!(
+        found,
+        [
+            (37, "notation::move_after_heading"),
+            (46, "notation::move_before_heading"),
+            (51, "notation::move_before_heading"),
+            (58, "notation::move_after_heading"),
+        ]
+    );
+    // The game is the one written in order.
+    let opening = std::fs::read_to_string(data("opening.rn")).unwrap();
+    let in_order = replayed("opening.rn", &opening).expect("the opening replays");
+    assert_eq!(format!("{:?}", played.game), format!("{:?}", in_order.game));
+    let o = railnote(&["replay", &file, "--keep-going"]);
+    assert_eq!(code(&o), 1);
+    insta::assert_snapshot!("across_headings_keep_going", stderr(&o));
+    // Without keep-going, the first, on the misplaced line.
+    let o = railnote(&["replay", &file]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("1 problem(s)") && stderr(&o).contains("line 37: `Bob: buy HSM`"),
+        "{}",
+        stderr(&o)
+    );
+    // A check right after the heading may be of the misplaced first move's outcome too.
+    let src = std::fs::read_to_string(&file).unwrap();
+    let outcome = scratch(
+        "across-headings-outcome.rn",
+        &src.replacen("= HSM 760 Bob 64", "= HSM 680", 1),
+    );
+    let (_, found) = kept_going(outcome.to_str().unwrap());
+    assert_eq!(found.len(), 4, "{found:?}");
 }
 
 /// Issue 14, point 5: under `--keep-going`, the check lines right after a refused move (until

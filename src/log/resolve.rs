@@ -66,8 +66,11 @@ pub struct GameLog {
 /// A correction of a notation file, where the replay applies it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoggedCorrection {
-    /// How many top-level actions (each with its auto actions) come before it.
+    /// How many top-level actions come before it.
     pub after: usize,
+    /// How many automatic actions (`& …`) of the last of them come before it: a correction
+    /// written between an action and its automatic actions is applied there, as written.
+    pub autos: usize,
     /// Where it is written.
     pub span: Span,
     /// What it does.

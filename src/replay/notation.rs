@@ -1442,6 +1442,22 @@ struct Player<'a> {
     /// The entity of the last move replayed and where that move is written: a move without an
     /// actor continues its turn, and naming another actor ends it.
     scope: Option<(Entity, Span)>,
+    /// Where the last move replayed is written, an automatic one (`& …`) too.
+    last_move: Option<Span>,
+    /// The round the last move replayed was made in (after the passes it implies).
+    played_in: String,
+    /// The round of the last heading written.
+    headed_round: Option<String>,
+    /// The moves made since the last heading in a round other than its: the round, where the
+    /// first of them is written and how many there are. A heading of that round comes after
+    /// them (see [`Player::move_before_heading`]).
+    unheaded: Option<(String, Span, usize)>,
+    /// Moves replayed before where they are written (the last moves of a round written after
+    /// the next round's heading): skipped when reached.
+    played_ahead: Vec<usize>,
+    /// The first moves of a round written before its heading (at this offset): replayed after
+    /// the heading and the check lines right after it, where they belong.
+    postponed: Option<(usize, Vec<Move>)>,
     /// Players the rules passed automatically in a stock round and who have not moved since:
     /// their cash then, the move after which it happened and the game turn of that stock round
     /// (the pass explains a refused move until the next stock round).
@@ -1463,6 +1479,21 @@ struct Player<'a> {
     desync_report: Option<usize>,
     /// Problems are not reported (moves tried while out of step).
     quiet: bool,
+    /// With keep-going, a move refused while its actor was to act, kept until the next heading:
+    /// when the same actor's next line is its move and the refused one replays as its first of
+    /// the next round, the two were swapped across the heading.
+    refused: Option<Refused>,
+}
+
+/// A refused move kept until the next heading (see [`Player::refused`]).
+struct Refused {
+    actor: Entity,
+    /// The refused move and the moves without an actor after it.
+    moves: Vec<Move>,
+    /// Its report among the errors.
+    error: Option<usize>,
+    /// Where the same actor's next move, which was replayed, is written.
+    replaced_by: Option<Span>,
 }
 
 /// A move written before the turn of the entity the game waited for: it is replayed after that
@@ -1490,9 +1521,15 @@ const RESYNC_PASSES: usize = 64;
 enum Implied {
     /// No run of passes makes the move legal or brings its actor to act.
     None,
-    /// The game after the passes and the move, the passes, the move as resolved there and its
-    /// deviations.
-    Played(Game, Vec<Entity>, Action, Vec<crate::engine::Deviation>),
+    /// The game after the passes and the move, the passes, the move as resolved there, its
+    /// deviations and the round it was made in (after the passes).
+    Played(
+        Game,
+        Vec<Entity>,
+        Action,
+        Vec<crate::engine::Deviation>,
+        String,
+    ),
     /// The game after the passes (the named actor is to act) and the move's own violation.
     Refused(Game, Vec<Entity>, Action, RuleViolation),
 }
@@ -1520,6 +1557,90 @@ fn turn_ends_with(game: &Game, ending: Entity, next: Entity) -> bool {
         passes += 1;
     }
     trial.acting_entity() == Some(next)
+}
+
+/// How many lines after a round heading may be that round's last moves, written after it.
+const MOVED_PAST_HEADING: usize = 4;
+
+/// The moves after the heading at `at`, up to the next heading, that name their actor, each
+/// with the moves without an actor after it (the rest of its turn); none followed by a
+/// variation (it replaces the move where it is written). At most [`MOVED_PAST_HEADING`].
+fn named_moves_after(body: &[Element], at: usize) -> Vec<Vec<&Move>> {
+    let mut groups = Vec::new();
+    let mut k = at + 1;
+    while k < body.len() && groups.len() < MOVED_PAST_HEADING {
+        match &body[k] {
+            Element::Heading(_) => break,
+            Element::Move(m) if m.actor.is_some() && !m.auto => {
+                let (group, next) = move_group(body, k);
+                if !matches!(body.get(next), Some(Element::Variation(_))) {
+                    groups.push(group);
+                }
+                k = next;
+            }
+            _ => k += 1,
+        }
+    }
+    groups
+}
+
+/// The move at `at` in `body` and the moves without an actor (or automatic) after it, the rest
+/// of its turn (comments may stand between them); and where the next element other than a
+/// comment is.
+fn move_group(body: &[Element], at: usize) -> (Vec<&Move>, usize) {
+    let mut group = Vec::new();
+    if let Some(Element::Move(m)) = body.get(at) {
+        group.push(m);
+    }
+    let mut k = at + 1;
+    loop {
+        match body.get(k) {
+            Some(Element::Comment(_)) => {}
+            Some(Element::Move(rest)) if rest.actor.is_none() || rest.auto => group.push(rest),
+            _ => break,
+        }
+        k += 1;
+    }
+    (group, k)
+}
+
+/// A check line's entry: the value the game gives (or why it names nothing) and the value
+/// recorded.
+fn checked_value(game: &Game, e: &notation::CheckEntry) -> (Result<i64, Unresolved>, i64) {
+    let actual = match (&e.what, e.who.text.as_str()) {
+        (CheckValue::Cash(_), "bank") => Ok(game.bank.0),
+        (CheckValue::Cash(_), who) => match entity_by_name(game, who) {
+            Ok(Entity::Player(p)) => Ok(game.player(p).cash.0),
+            Ok(Entity::Corporation(k)) => Ok(game.corp(k).cash.0),
+            Ok(Entity::Company(_)) => {
+                Err(unresolved("rules::unknown_entity", "a private has no cash"))
+            }
+            Err(u) => Err(u),
+        },
+        (CheckValue::Holding(corp_sym, _), who) => {
+            match (entity_by_name(game, who), corp(game, corp_sym)) {
+                (Ok(Entity::Player(p)), Ok(k)) => Ok(i64::from(game.percent_held(p, k))),
+                (Err(u), _) | (_, Err(u)) => Err(u),
+                _ => Err(unresolved(
+                    "rules::unknown_entity",
+                    "only players' holdings can be checked",
+                )),
+            }
+        }
+    };
+    let recorded = match &e.what {
+        CheckValue::Cash(n) => *n,
+        CheckValue::Holding(_, p) => i64::from(*p),
+    };
+    (actual, recorded)
+}
+
+/// Whether every value of a check line is the game's.
+fn check_holds(game: &Game, c: &Check) -> bool {
+    c.entries.iter().all(|e| {
+        let (actual, recorded) = checked_value(game, e);
+        actual.is_ok_and(|a| a == recorded)
+    })
 }
 
 /// Replays one game of a document.
@@ -1566,6 +1687,13 @@ pub fn play_until(
         until,
         stopped_at: None,
         scope: None,
+        last_move: None,
+        played_in: String::new(),
+        headed_round: None,
+        unheaded: None,
+        played_ahead: Vec::new(),
+        postponed: None,
+        refused: None,
         auto_passed: Vec::new(),
         round_of_last_move: String::new(),
         skipped_before_last_move: Vec::new(),
@@ -1765,7 +1893,44 @@ fn element_span(e: &Element) -> Span {
     }
 }
 
+/// What replaying a move changes in the [`Player`] besides the game and the log: kept while
+/// moves are tried on a copy of the game, and put back after.
+struct MoveMemory {
+    scope: Option<(Entity, Span)>,
+    last_move: Option<Span>,
+    round_of_last_move: String,
+    skipped_before_last_move: Vec<Skipped>,
+    auto_passed: Vec<(PlayerId, Money, Span, Option<u32>)>,
+    warnings: usize,
+    unheaded: Option<(String, Span, usize)>,
+}
+
 impl Player<'_> {
+    /// Runs `tried` (moves tried on a copy of the game, not for the log) without a report, and
+    /// forgets what its moves changed.
+    fn quietly<T>(&mut self, tried: impl FnOnce(&mut Self) -> T) -> T {
+        let memory = MoveMemory {
+            scope: self.scope,
+            last_move: self.last_move,
+            round_of_last_move: self.round_of_last_move.clone(),
+            skipped_before_last_move: self.skipped_before_last_move.clone(),
+            auto_passed: self.auto_passed.clone(),
+            warnings: self.warnings.len(),
+            unheaded: self.unheaded.clone(),
+        };
+        let quiet = std::mem::replace(&mut self.quiet, true);
+        let outcome = tried(self);
+        self.quiet = quiet;
+        self.scope = memory.scope;
+        self.last_move = memory.last_move;
+        self.round_of_last_move = memory.round_of_last_move;
+        self.skipped_before_last_move = memory.skipped_before_last_move;
+        self.auto_passed = memory.auto_passed;
+        self.warnings.truncate(memory.warnings);
+        self.unheaded = memory.unheaded;
+        outcome
+    }
+
     fn stopped(&self) -> bool {
         (!self.keep_going && !self.errors.is_empty()) || self.stopped_at.is_some()
     }
@@ -1845,9 +2010,27 @@ impl Player<'_> {
     /// Replays a body; `main` when its moves belong to the main line (kept in the log).
     fn body(&mut self, game: &mut Game, body: &[Element], main: bool) {
         let mut before: Option<(Game, Option<(Entity, Span)>)> = None;
+        // The move a variation follows was refused: its report stands for the variation too.
+        let mut refused_before_variation = false;
         for (i, e) in body.iter().enumerate() {
             if self.stopped() || (main && self.stop_before(game, e)) {
                 return;
+            }
+            // A round's first moves written before its heading come after the heading and the
+            // check lines that describe the round's start.
+            if self.postponed.as_ref().is_some_and(|(heading, _)| {
+                element_span(e).offset > *heading
+                    && !matches!(e, Element::Check(_) | Element::Comment(_))
+            }) {
+                self.play_postponed(game, main);
+            }
+            // A round's last move written after the next round's heading was replayed before
+            // the heading.
+            if let Element::Move(m) = e {
+                if let Some(k) = self.played_ahead.iter().position(|o| *o == m.span.offset) {
+                    self.played_ahead.swap_remove(k);
+                    continue;
+                }
             }
             // The turn after which a deferred move comes ends with the next line that names
             // another actor, or the same one when its turn has ended.
@@ -1858,15 +2041,18 @@ impl Player<'_> {
                 .map(|d| d.waited_for)
             {
                 match e {
-                    Element::Heading(_) | Element::Check(_) | Element::Correction(_) => {
-                        self.play_deferred(game, main, None);
+                    Element::Heading(h) => {
+                        self.play_deferred(game, main, None, Some((&h.round.to_string(), h.span)));
+                    }
+                    Element::Check(_) | Element::Correction(_) => {
+                        self.play_deferred(game, main, None, None);
                     }
                     Element::Move(m) if !m.auto => {
                         if let Some(name) = &m.actor {
                             let named = entity_by_name(game, &name.text).ok();
                             if named != Some(waited_for) || game.acting_entity() != Some(waited_for)
                             {
-                                self.play_deferred(game, main, named);
+                                self.play_deferred(game, main, named, None);
                             }
                         }
                     }
@@ -1876,25 +2062,59 @@ impl Player<'_> {
             match e {
                 Element::Comment(_) => {}
                 Element::Heading(h) => {
+                    let written = h.round.to_string();
+                    let placed = self.move_before_heading(game, &written, h.span)
+                        || self.moves_after_heading(game, body, i, &written, h.span, main);
+                    self.headed_round = Some(written.clone());
+                    self.unheaded = None;
+                    if placed {
+                        self.refused = None;
+                        continue;
+                    }
                     if self.desync.is_some() {
                         self.deferred = None;
-                        let written = h.round.to_string();
                         if self.resync(game, h.span, main, |g| g.round_label() == written) {
                             self.scope = None;
                         } else {
                             // No run of passes gets there: the heading is a mistake of its own.
                             let desync = self.desync.take();
-                            self.heading(game, written, h.span, main);
+                            self.heading(game, written.clone(), h.span, main);
                             self.desync = desync;
                         }
-                        continue;
+                    } else {
+                        self.heading(game, written.clone(), h.span, main);
                     }
-                    self.heading(game, h.round.to_string(), h.span, main);
+                    self.refused_before_heading(game, body, i, &written, h.span);
                 }
                 // Out of step, a value checked would mostly repeat the mistake already
                 // reported (the report says which were not evaluated); a name that names
                 // nobody is a mistake of its own.
-                Element::Check(c) => self.check(game, c, self.desync.is_some()),
+                Element::Check(c) => {
+                    // Right before a heading that the round's last moves were written after.
+                    if let Some(next) = body[i + 1..]
+                        .iter()
+                        .position(|e| !matches!(e, Element::Check(_) | Element::Comment(_)))
+                    {
+                        self.moves_after_check(game, body, i + 1 + next, c, main);
+                    }
+                    // Right after a heading that the first moves of its round were written
+                    // before: the check describes the round's start, or the moves' outcome.
+                    if self.postponed.is_some() && !check_holds(game, c) {
+                        let moves = self.postponed.as_ref().map(|(_, m)| m.clone());
+                        let mut trial = game.clone();
+                        let after = self.quietly(|p| {
+                            p.scope = None;
+                            moves
+                                .iter()
+                                .flatten()
+                                .all(|m| p.play_move(&mut trial, m, false))
+                        });
+                        if after && check_holds(&trial, c) {
+                            self.play_postponed(game, main);
+                        }
+                    }
+                    self.check(game, c, self.desync.is_some());
+                }
                 Element::Correction(c) => self.correction(game, c, main),
                 Element::Variation(v) => {
                     let Some((start, scope)) = before.as_ref() else {
@@ -1904,14 +2124,21 @@ impl Player<'_> {
                     let mut alt = start.clone();
                     let saved = std::mem::take(&mut self.actions);
                     let main_scope = std::mem::replace(&mut self.scope, *scope);
+                    let main_last_move = self.last_move;
                     let main_desync = self.desync.take();
                     let main_deferred = self.deferred.take();
+                    let main_refused = self.refused.take();
                     let main_report = self.desync_report.take();
+                    let quiet = self.quiet;
+                    self.quiet |= refused_before_variation;
                     self.body(&mut alt, &v.body, false);
+                    self.quiet = quiet;
                     self.actions = saved;
                     self.scope = main_scope;
+                    self.last_move = main_last_move;
                     self.desync = main_desync;
                     self.deferred = main_deferred;
+                    self.refused = main_refused;
                     self.desync_report = main_report;
                 }
                 Element::Move(m) => {
@@ -1922,10 +2149,14 @@ impl Player<'_> {
                             .find(|e| !matches!(e, Element::Comment(_))),
                         Some(Element::Variation(_))
                     );
+                    if !next_is_variation && self.first_moves_before_heading(game, body, i) {
+                        continue;
+                    }
                     let snapshot = next_is_variation.then(|| (game.clone(), self.scope));
                     let moved = self.move_in_step(game, m, main);
                     if next_is_variation {
                         before = snapshot;
+                        refused_before_variation = !moved && self.keep_going;
                     } else if moved {
                         before = None;
                     }
@@ -1933,7 +2164,10 @@ impl Player<'_> {
             }
         }
         if self.deferred.as_ref().is_some_and(|d| d.after.is_some()) {
-            self.play_deferred(game, main, None);
+            self.play_deferred(game, main, None, None);
+        }
+        if !self.stopped() {
+            self.play_postponed(game, main);
         }
     }
 
@@ -1942,6 +2176,31 @@ impl Player<'_> {
     /// move that names its actor first ends the turns in between (passes) so that it can be
     /// judged on its own: each mistake is reported once, and the ones after it still are.
     fn move_in_step(&mut self, game: &mut Game, m: &Move, main: bool) -> bool {
+        // A refused move stays kept while its actor's lines follow it (see `refused`).
+        let named = m
+            .actor
+            .as_ref()
+            .filter(|_| !m.auto)
+            .map(|name| entity_by_name(game, &name.text).ok());
+        if let Some(named) = named {
+            if self
+                .refused
+                .as_ref()
+                .is_some_and(|r| Some(r.actor) != named)
+            {
+                self.refused = None;
+            }
+        }
+        let moved = self.move_in_step_kept(game, m, main);
+        if let (Some(refused), Some(Some(named))) = (self.refused.as_mut(), named) {
+            if moved && refused.actor == named && refused.moves[0].span != m.span {
+                refused.replaced_by.get_or_insert(m.span);
+            }
+        }
+        moved
+    }
+
+    fn move_in_step_kept(&mut self, game: &mut Game, m: &Move, main: bool) -> bool {
         let Some(failed_in) = self.desync else {
             let reported = self.errors.len() + self.omitted;
             let acting = game.acting_entity();
@@ -1950,12 +2209,28 @@ impl Player<'_> {
                 self.desync = Some(acting);
                 self.desync_report = (self.errors.len() > reported).then_some(reported);
                 self.defer(game, m, reported);
+                let actor = m
+                    .actor
+                    .as_ref()
+                    .filter(|_| !m.auto)
+                    .and_then(|name| entity_by_name(game, &name.text).ok());
+                if self.deferred.is_none() && actor.is_some() && actor == acting {
+                    self.refused = actor.map(|actor| Refused {
+                        actor,
+                        moves: vec![m.clone()],
+                        error: (self.errors.len() > reported).then_some(reported),
+                        replaced_by: None,
+                    });
+                }
             }
             return moved;
         };
         let Some(name) = m.actor.as_ref().filter(|_| !m.auto) else {
             // The rest of the refused move's turn: the deferred move's, or the one the game was
             // in.
+            if let Some(refused) = self.refused.as_mut().filter(|r| r.replaced_by.is_none()) {
+                refused.moves.push(m.clone());
+            }
             if let Some(deferred) = self.deferred.as_mut() {
                 deferred.moves.push(m.clone());
                 return false;
@@ -1988,7 +2263,7 @@ impl Player<'_> {
             return false;
         }
         self.scope = None;
-        let moved = self.move_in_step(game, m, main);
+        let moved = self.move_in_step_kept(game, m, main);
         if let Some(mut deferred) = waiting.filter(|_| moved) {
             deferred.after = Some(m.span);
             self.deferred = Some(deferred);
@@ -2009,9 +2284,11 @@ impl Player<'_> {
             return;
         };
         let error = (self.errors.len() > reported).then_some(reported);
-        let not_your_turn = error
-            .and_then(|i| self.errors.get(i))
-            .is_none_or(|e| e.code == "rules::not_your_turn");
+        // A player's `pass` while another entity is to act is refused as not needed when the
+        // rules passed that player earlier; it may still be the next round's.
+        let not_your_turn = error.and_then(|i| self.errors.get(i)).is_none_or(|e| {
+            e.code == "rules::not_your_turn" || e.code == "notation::pass_not_needed"
+        });
         if actor != waited_for && not_your_turn {
             self.deferred = Some(Deferred {
                 actor,
@@ -2028,8 +2305,15 @@ impl Player<'_> {
     /// moves are replayed as written. Its report then says the two were swapped. Nothing is
     /// changed if they are refused there (the report stands as it was), or if `next` (the actor
     /// of the line that ends the turn) is the deferred move's actor: the move was written again
-    /// in its place.
-    fn play_deferred(&mut self, game: &mut Game, main: bool, next: Option<Entity>) {
+    /// in its place. At a `heading` that the deferred moves begin (the next round's first move
+    /// written before the last one of this round and before the heading), the report says so.
+    fn play_deferred(
+        &mut self,
+        game: &mut Game,
+        main: bool,
+        next: Option<Entity>,
+        heading: Option<(&str, Span)>,
+    ) {
         let Some(deferred) = self.deferred.take() else {
             return;
         };
@@ -2057,30 +2341,22 @@ impl Player<'_> {
             return;
         }
         // Tried first without a trace (no report, nothing logged) …
-        let saved = (
-            self.scope,
-            self.round_of_last_move.clone(),
-            self.skipped_before_last_move.clone(),
-            self.auto_passed.clone(),
-            self.warnings.len(),
-        );
-        self.quiet = true;
-        self.scope = None;
-        let replays = deferred
-            .moves
-            .iter()
-            .all(|m| self.play_move(&mut trial, m, false));
-        self.quiet = false;
-        (
-            self.scope,
-            self.round_of_last_move,
-            self.skipped_before_last_move,
-            self.auto_passed,
-        ) = (saved.0, saved.1, saved.2, saved.3);
-        self.warnings.truncate(saved.4);
-        if !replays {
+        let first_in = self.quietly(|p| {
+            p.scope = None;
+            let mut first_in = None;
+            for m in &deferred.moves {
+                if !p.play_move(&mut trial, m, false) {
+                    return None;
+                }
+                first_in.get_or_insert_with(|| p.played_in.clone());
+            }
+            first_in
+        });
+        let Some(first_in) = first_in else {
             return;
-        }
+        };
+        // The next round's first move, before its heading: after the heading.
+        let heading = heading.filter(|(round, _)| *round == first_in);
         // … then for good.
         let first = &deferred.moves[0];
         for entity in passes {
@@ -2092,8 +2368,13 @@ impl Player<'_> {
             }
         }
         self.scope = None;
-        for m in &deferred.moves {
-            self.play_move(game, m, main);
+        match heading {
+            Some((_, at)) => self.postponed = Some((at.offset, deferred.moves.clone())),
+            None => {
+                for m in &deferred.moves {
+                    self.play_move(game, m, main);
+                }
+            }
         }
         let waited_for = game.entity_name(deferred.waited_for);
         let actor = game.entity_name(deferred.actor);
@@ -2104,12 +2385,31 @@ impl Player<'_> {
             .unwrap_or("?")
             .trim()
             .to_string();
-        if let Some(report) = deferred.error.and_then(|i| self.errors.get_mut(i)) {
-            report.help = Some(shorten_quotes(format!(
+        let help = match heading {
+            Some((round, at)) => {
+                let heading_line = self.line_of(at.offset);
+                if let Some(report) = deferred.error.and_then(|i| self.errors.get_mut(i)) {
+                    report.code = "notation::move_before_heading";
+                    report.label = shorten_quotes(format!(
+                        "this is {round}'s first move, written before {}'s last one (line \
+                         {line}) and the `{round}` heading (line {heading_line})",
+                        report.round
+                    ));
+                }
+                format!(
+                    "write it after the `{round}` heading. It is replayed there, after \
+                     `{written}`, {waited_for}'s move, which the game waited for, so what follows \
+                     is judged as written"
+                )
+            }
+            None => format!(
                 "the lines are swapped: `{written}` (line {line}) is {waited_for}'s move, which \
                  the game waited for; write it before this one. {actor}'s move is replayed \
                  after it, where it is {actor}'s turn, so what follows is judged as written"
-            )));
+            ),
+        };
+        if let Some(report) = deferred.error.and_then(|i| self.errors.get_mut(i)) {
+            report.help = Some(shorten_quotes(help));
         }
     }
 
@@ -2221,15 +2521,15 @@ impl Player<'_> {
                 processed = Ok(deviations);
             }
         }
-        let (passes, action, deviations) = match processed {
-            Ok(deviations) => (Vec::new(), action, deviations),
+        let (passes, action, deviations, played_in) = match processed {
+            Ok(deviations) => (Vec::new(), action, deviations, round_before.clone()),
             Err(v) => match self.implied_passes(game, m, entity, &v) {
-                Implied::Played(trial, passes, action, deviations) => {
+                Implied::Played(trial, passes, action, deviations, round) => {
                     if main && self.stops_within(game, m, &passes) {
                         return false;
                     }
                     *game = trial;
-                    (passes, action, deviations)
+                    (passes, action, deviations, round)
                 }
                 Implied::Refused(trial, passes, action, v) => {
                     // The turn before ended as the move implies; the move itself is wrong.
@@ -2256,7 +2556,9 @@ impl Player<'_> {
             },
         };
         self.scope = (!m.auto).then_some((entity, m.span));
+        self.last_move = Some(m.span);
         self.round_of_last_move = round_before;
+        self.note_round_of_move(&played_in, m.span, m.auto);
         self.skipped_before_last_move = skipped_before;
         self.note_auto_passes(game, entity, m.span);
         if main {
@@ -2401,8 +2703,9 @@ impl Player<'_> {
             let Ok(action) = resolve(&trial, entity, &m.action) else {
                 return Implied::None;
             };
+            let round = trial.round_label();
             match trial.process_with(&action, self.strict_rules) {
-                Ok(deviations) => return Implied::Played(trial, passes, action, deviations),
+                Ok(deviations) => return Implied::Played(trial, passes, action, deviations, round),
                 Err(v @ RuleViolation::WrongStep { .. }) => {
                     refused.get_or_insert((trial.clone(), passes.clone(), action, v));
                     // A pass that ends the turn is not one the move implies.
@@ -2647,7 +2950,7 @@ impl Player<'_> {
         let Some(last) = self.last_move_text() else {
             return "checked before the first move".to_string();
         };
-        let line = self.line_of(self.scope.map_or(0, |(_, s)| s.offset));
+        let line = self.line_of(self.last_move.map_or(0, |s| s.offset));
         let now = game.round_label();
         let mut when = format!("checked after `{last}` (line {line})");
         if now != self.round_of_last_move {
@@ -2681,7 +2984,7 @@ impl Player<'_> {
 
     /// The text of the last move replayed, as written.
     fn last_move_text(&self) -> Option<String> {
-        let (_, span) = self.scope?;
+        let span = self.last_move?;
         Some(self.text.get(span.offset..span.end())?.trim().to_string())
     }
 
@@ -2828,31 +3131,516 @@ impl Player<'_> {
         None
     }
 
+    /// Keeps the round a move was made in: the moves made in a round other than the last
+    /// heading's, since that heading.
+    fn note_round_of_move(&mut self, round: &str, at: Span, auto: bool) {
+        self.played_in = round.to_string();
+        // An automatic action belongs to the move before it, even when that move began the
+        // next round.
+        if auto || self.headed_round.as_deref() == Some(round) {
+            return;
+        }
+        match &mut self.unheaded {
+            Some((unheaded, _, count)) if unheaded == round => *count += 1,
+            _ => self.unheaded = Some((round.to_string(), at, 1)),
+        }
+    }
+
+    /// A heading written after moves of its round (the first of them before it): one problem,
+    /// on the first of those moves. They were replayed where they are written (the passes they
+    /// imply ended the round before), as they would have been after the heading.
+    fn move_before_heading(&mut self, game: &Game, written: &str, at: Span) -> bool {
+        let Some((round, first, count)) = self.unheaded.clone() else {
+            return false;
+        };
+        if round != written || self.desync.is_some() {
+            return false;
+        }
+        let line = self.line_of(at.offset);
+        // A move refused where it is written and replayed later (a swap) is reported already.
+        if let Some(report) = self
+            .errors
+            .iter_mut()
+            .find(|e| e.span.offset == first.offset)
+        {
+            report.code = "notation::move_before_heading";
+            report.label = shorten_quotes(format!(
+                "this is {round}'s first move, written before the `{round}` heading (line {line})"
+            ));
+            report.help = Some(format!(
+                "write it after the heading: {round} begins there. It is replayed after the \
+                 move the game waited for, so what follows is judged as written"
+            ));
+            return true;
+        }
+        let label = match count {
+            1 => format!(
+                "this is {round}'s first move, written before the `{round}` heading (line {line})"
+            ),
+            n => format!(
+                "this is {round}'s first move, and the {} after it are {round}'s too, written \
+                 before the `{round}` heading (line {line})",
+                if n == 2 {
+                    "move".to_string()
+                } else {
+                    format!("{} moves", n - 1)
+                }
+            ),
+        };
+        let help = format!(
+            "{round} begins at its heading: write the heading before this line. The moves are \
+             replayed as if it stood there, so what follows is judged as written"
+        );
+        self.error(
+            game,
+            first,
+            "notation::move_before_heading",
+            label,
+            Some(help),
+            None,
+        );
+        true
+    }
+
+    /// A heading of a later round while the game still waits in this one, and moves after it
+    /// (before the next heading) that are this round's last: after them the round ends as the
+    /// heading says. They are replayed before the heading, where they belong, reported once (on
+    /// the first) and skipped where they are written. When a move was refused just before the
+    /// heading because the game waited for another actor (the first move of the next round and
+    /// the last one of this round swapped across the heading), it is replayed after the heading,
+    /// and its report says so.
+    fn moves_after_heading(
+        &mut self,
+        game: &mut Game,
+        body: &[Element],
+        at: usize,
+        written: &str,
+        span: Span,
+        main: bool,
+    ) -> bool {
+        let Some(moved) = self.plan_after_heading(game, body, at, written, true) else {
+            return false;
+        };
+        let actual = game.round_label();
+        let first = moved[0];
+        let first_text = self
+            .text
+            .get(first.span.offset..first.span.end())
+            .unwrap_or("?")
+            .trim()
+            .to_string();
+        let first_line = self.line_of(first.span.offset);
+        let heading_line = self.line_of(span.offset);
+        let swapped = match self.deferred.take_if(|d| d.after.is_none()) {
+            Some(d) => Some((d.moves, d.error)),
+            None => self
+                .refused
+                .take_if(|r| r.replaced_by.is_none())
+                .map(|r| (r.moves, r.error)),
+        }
+        .filter(|_| self.desync.is_some());
+        // The next round's first move written before the heading is reported already: the
+        // two lines are swapped across it.
+        let postponed = self
+            .postponed
+            .as_ref()
+            .filter(|(heading, _)| *heading == span.offset)
+            .and_then(|(_, moves)| moves.first())
+            .map(|m| m.span.offset);
+        let swap_report =
+            postponed.and_then(|offset| self.errors.iter().position(|e| e.span.offset == offset));
+        if let Some(report) = swap_report.and_then(|i| self.errors.get_mut(i)) {
+            report.help = Some(shorten_quotes(format!(
+                "the lines are swapped across the heading: write `{first_text}` (line \
+                 {first_line}), {actual}'s last move, before the heading, and this one after \
+                 it. Both are replayed in their places, so what follows is judged as written"
+            )));
+        } else if swapped.is_none() {
+            self.report_after_heading(game, &moved, written, span);
+        }
+        for m in &moved {
+            self.play_move(game, m, main);
+            self.played_ahead.push(m.span.offset);
+        }
+        self.heading(game, written.to_string(), span, main);
+        if let Some((moves, error)) = swapped {
+            self.scope = None;
+            self.postponed = Some((span.offset, moves));
+            if let Some(report) = error.and_then(|i| self.errors.get_mut(i)) {
+                report.code = "notation::move_before_heading";
+                report.label = shorten_quotes(format!(
+                    "this is {written}'s first move, written before {actual}'s last one (line \
+                     {first_line}) and the `{written}` heading (line {heading_line})"
+                ));
+                report.help = Some(shorten_quotes(format!(
+                    "the lines are swapped across the heading: write `{first_text}` (line \
+                     {first_line}) before the heading, and this one after it. Both are replayed \
+                     in their places, so what follows is judged as written"
+                )));
+            }
+            self.desync = None;
+            self.desync_report = None;
+        }
+        true
+    }
+
+    /// A check line that the game does not match, right before a heading of a later round
+    /// (the heading at `heading` in `body`) while the game still waits in this one: when the
+    /// round's last moves are written after the heading and the check holds after them, they
+    /// were written after the check too. They are replayed before the check, reported once,
+    /// and skipped where they are written.
+    fn moves_after_check(
+        &mut self,
+        game: &mut Game,
+        body: &[Element],
+        heading: usize,
+        c: &Check,
+        main: bool,
+    ) {
+        let Some(Element::Heading(h)) = body.get(heading) else {
+            return;
+        };
+        if self.desync.is_some() || check_holds(game, c) {
+            return;
+        }
+        let written = h.round.to_string();
+        let Some(moved) = self.plan_after_heading(game, body, heading, &written, false) else {
+            return;
+        };
+        let holds = self.quietly(|p| {
+            let mut trial = game.clone();
+            moved.iter().all(|m| p.play_move(&mut trial, m, false)) && check_holds(&trial, c)
+        });
+        if !holds {
+            return;
+        }
+        self.report_after_heading(game, &moved, &written, h.span);
+        for m in &moved {
+            self.play_move(game, m, main);
+            self.played_ahead.push(m.span.offset);
+        }
+    }
+
+    /// The round's last moves written after the heading at `at` in `body` (see
+    /// [`Player::moves_after_heading`]): `None` if the heading is not ahead of the game, if no
+    /// line after it ends the round so, or (unless `swaps`) if a move refused just before it
+    /// waits for them.
+    fn plan_after_heading<'b>(
+        &mut self,
+        game: &Game,
+        body: &'b [Element],
+        at: usize,
+        written: &str,
+        swaps: bool,
+    ) -> Option<Vec<&'b Move>> {
+        let actual = game.round_label();
+        if actual == written
+            || round_order(written) <= round_order(&actual)
+            || game.acting_entity().is_none()
+        {
+            return None;
+        }
+        // A move refused before the heading, kept to be replayed after the move the game
+        // waited for (or the refused move's actor still to act): the two swapped across it.
+        let swapped = match (&self.deferred, &self.refused) {
+            _ if !swaps || self.desync.is_none() => None,
+            (Some(d), _) if d.after.is_none() => Some((d.actor, d.moves.clone())),
+            (None, Some(r)) if r.replaced_by.is_none() => Some((r.actor, r.moves.clone())),
+            _ => None,
+        };
+        match (self.desync.is_some(), &swapped) {
+            (true, None) => return None,
+            (false, _) if self.heading_passes(game, written).is_some() => return None,
+            _ => {}
+        }
+        let groups = named_moves_after(body, at);
+        // Tried without a trace: which of the lines after the heading are this round's (in
+        // order; the first lines of the next round are left where they are). One line first
+        // (the fewest moved lines explain the heading best; a line of passes last, as ending
+        // the round is what a heading implies anyway), then as many as it takes.
+        let mut singles: Vec<usize> = (0..groups.len()).collect();
+        singles.sort_by_key(|k| {
+            groups[*k]
+                .iter()
+                .all(|m| matches!(m.action, RawAction::Pass))
+        });
+        let taken = self.quietly(|p| {
+            singles
+                .iter()
+                .map(|k| vec![*k])
+                .chain((groups.len() > 1).then(|| (0..groups.len()).collect()))
+                .find_map(|order| {
+                    p.moves_reach_heading(game, &groups, &order, &actual, written, swapped.as_ref())
+                })
+        })?;
+        Some(
+            taken
+                .iter()
+                .flat_map(|k| groups[*k].iter().copied())
+                .collect(),
+        )
+    }
+
+    /// The report of a round's last moves written after the next round's heading (at `at`).
+    fn report_after_heading(&mut self, game: &Game, moved: &[&Move], written: &str, at: Span) {
+        let actual = game.round_label();
+        let heading_line = self.line_of(at.offset);
+        let waited_for = game
+            .acting_entity()
+            .map(|e| notation::name(&game.entity_name(e)))
+            .unwrap_or_default();
+        let others: Vec<String> = moved[1..]
+            .iter()
+            .filter(|m| m.actor.is_some() && !m.auto)
+            .map(|m| self.line_of(m.span.offset).to_string())
+            .collect();
+        let label = if others.is_empty() {
+            format!(
+                "this is {actual}'s last move, written after the `{written}` heading (line \
+                 {heading_line})"
+            )
+        } else {
+            format!(
+                "this move and the one{s} on line{s} {} are {actual}'s last, written after the \
+                 `{written}` heading (line {heading_line})",
+                and_list(&others.iter().map(String::as_str).collect::<Vec<_>>()),
+                s = if others.len() > 1 { "s" } else { "" },
+            )
+        };
+        let help = format!(
+            "write it before the `{written}` heading: {actual} was not over there (the game \
+             waited for {waited_for}). It is replayed before the heading, so what follows is \
+             judged as written"
+        );
+        self.error(
+            game,
+            moved[0].span,
+            "notation::move_after_heading",
+            label,
+            Some(help),
+            None,
+        );
+    }
+
+    /// After a heading: a move refused before it while its actor was to act, followed by the
+    /// same actor's move that was replayed, is the actor's first move of this round when it
+    /// replays here (the two swapped across the heading). It is replayed after the heading and
+    /// the check lines right after it, and its report says so.
+    fn refused_before_heading(
+        &mut self,
+        game: &Game,
+        body: &[Element],
+        heading: usize,
+        written: &str,
+        at: Span,
+    ) {
+        let Some(refused) = self.refused.take() else {
+            return;
+        };
+        let Some(replaced_by) = refused.replaced_by else {
+            return;
+        };
+        if self.desync.is_some()
+            || game.round_label() != written
+            || game.acting_entity() != Some(refused.actor)
+        {
+            return;
+        }
+        // The actor's own line after the heading: the refused one was rewritten, not moved.
+        let next_actor = body[heading + 1..].iter().find_map(|e| match e {
+            Element::Move(m) if !m.auto => m.actor.as_ref().map(|n| Some(n.text.as_str())),
+            Element::Heading(_) => Some(None),
+            _ => None,
+        });
+        if next_actor
+            .flatten()
+            .is_some_and(|name| entity_by_name(game, name).ok() == Some(refused.actor))
+        {
+            return;
+        }
+        let replays = self.quietly(|p| {
+            let mut trial = game.clone();
+            p.scope = None;
+            refused
+                .moves
+                .iter()
+                .all(|m| p.play_move(&mut trial, m, false))
+        });
+        if !replays {
+            return;
+        }
+        let heading_line = self.line_of(at.offset);
+        let line = self.line_of(replaced_by.offset);
+        let replaced_text = self
+            .text
+            .get(replaced_by.offset..replaced_by.end())
+            .unwrap_or("?")
+            .trim()
+            .to_string();
+        let actor = notation::name(&game.entity_name(refused.actor));
+        if let Some(report) = refused.error.and_then(|i| self.errors.get_mut(i)) {
+            report.code = "notation::move_before_heading";
+            report.label = shorten_quotes(format!(
+                "this is {actor}'s first move of {written}, written before {actor}'s move of {} \
+                 (line {line}) and the `{written}` heading (line {heading_line})",
+                report.round
+            ));
+            report.help = Some(shorten_quotes(format!(
+                "the lines are swapped across the heading: write `{replaced_text}` (line \
+                 {line}) before the heading, and this one after it. Both are replayed in their \
+                 places, so what follows is judged as written"
+            )));
+        }
+        self.postponed = Some((at.offset, refused.moves));
+    }
+
+    /// The first moves of a round written right before its heading (the move at `at` in
+    /// `body`, with the moves without an actor after it): reported once, and replayed after the
+    /// heading and the check lines right after it, where they belong.
+    fn first_moves_before_heading(&mut self, game: &Game, body: &[Element], at: usize) -> bool {
+        let Element::Move(m) = &body[at] else {
+            return false;
+        };
+        if self.desync.is_some() || m.auto || m.actor.is_none() {
+            return false;
+        }
+        let (group, next) = move_group(body, at);
+        let Some(Element::Heading(h)) = body.get(next) else {
+            return false;
+        };
+        let written = h.round.to_string();
+        let unheaded = |p: &Self| {
+            p.headed_round.as_deref() != Some(written.as_str())
+                && p.unheaded
+                    .as_ref()
+                    .is_none_or(|(round, _, _)| *round != written)
+        };
+        if !unheaded(self) {
+            return false;
+        }
+        // Made in the heading's round (once the passes it implies have ended the round before)?
+        let fits = self.quietly(|p| {
+            let mut trial = game.clone();
+            group.iter().enumerate().all(|(n, m)| {
+                p.play_move(&mut trial, m, false) && (n > 0 || p.played_in == written)
+            })
+        });
+        if !fits {
+            return false;
+        }
+        let line = self.line_of(h.span.offset);
+        self.error(
+            game,
+            m.span,
+            "notation::move_before_heading",
+            format!("this is {written}'s first move, written before the `{written}` heading (line {line})"),
+            Some(format!(
+                "write it after the heading: {written} begins there. It is replayed after the \
+                 heading, so what follows is judged as written"
+            )),
+            None,
+        );
+        self.played_ahead
+            .extend(group[1..].iter().map(|m| m.span.offset));
+        self.postponed = Some((h.span.offset, group.into_iter().cloned().collect()));
+        true
+    }
+
+    /// Replays the moves postponed past a heading (see [`Player::postponed`]).
+    fn play_postponed(&mut self, game: &mut Game, main: bool) {
+        let Some((_, moves)) = self.postponed.take() else {
+            return;
+        };
+        self.scope = None;
+        for m in &moves {
+            if !self.play_move(game, m, main) {
+                break;
+            }
+        }
+    }
+
+    /// Which of the move groups `order` names, tried in turn (a group that is not `actual`'s
+    /// is left out), end the round `actual` so that the game reaches the heading `written`,
+    /// after which the `swapped` moves (refused before the heading) replay. Moves are replayed
+    /// on a copy of the game; the caller keeps this quiet.
+    fn moves_reach_heading(
+        &mut self,
+        game: &Game,
+        groups: &[Vec<&Move>],
+        order: &[usize],
+        actual: &str,
+        written: &str,
+        swapped: Option<&(Entity, Vec<Move>)>,
+    ) -> Option<Vec<usize>> {
+        let scope = self.scope;
+        let mut trial = game.clone();
+        let mut taken = Vec::new();
+        let mut reached = None;
+        for &k in order {
+            let mut attempt = trial.clone();
+            let before = self.scope;
+            let fits = groups[k].iter().enumerate().all(|(n, m)| {
+                self.play_move(&mut attempt, m, false) && (n > 0 || self.played_in == actual)
+            });
+            if !fits {
+                self.scope = before;
+                continue;
+            }
+            trial = attempt;
+            taken.push(k);
+            if trial.round_label() == written {
+                reached = Some(trial);
+                break;
+            }
+            if let Some((after, _)) = self.heading_passes(&trial, written) {
+                reached = Some(after);
+                break;
+            }
+        }
+        let replays = reached.is_some_and(|mut after| match swapped {
+            None => true,
+            Some((actor, moves)) => {
+                self.scope = None;
+                after.acting_entity() == Some(*actor)
+                    && moves.iter().all(|m| self.play_move(&mut after, m, false))
+            }
+        });
+        self.scope = scope;
+        replays.then_some(taken)
+    }
+
+    /// The passes that end the turn of the entity that moved last, when they bring the game to
+    /// the round `written`: the game after them and the passes.
+    fn heading_passes(&self, game: &Game, written: &str) -> Option<(Game, Vec<Entity>)> {
+        let (passer, _) = self
+            .scope
+            .filter(|(e, _)| game.acting_entity() == Some(*e))?;
+        let mut trial = game.clone();
+        let mut passes = Vec::new();
+        while passes.len() < IMPLIED_PASSES
+            && trial.acting_entity() == Some(passer)
+            && trial.process(&Action::Pass { entity: passer }).is_ok()
+        {
+            passes.push(passer);
+        }
+        (!passes.is_empty() && trial.round_label() == written).then_some((trial, passes))
+    }
+
     /// A round heading: checked against the round being played. The turn of the entity that
     /// moved last ends here if it can (as where the next actor is named).
     fn heading(&mut self, game: &mut Game, written: String, span: Span, main: bool) {
         if game.round_label() == written {
             return;
         }
-        if let Some((passer, _)) = self.scope.filter(|(e, _)| game.acting_entity() == Some(*e)) {
-            let mut trial = game.clone();
-            let mut passes = Vec::new();
-            while passes.len() < IMPLIED_PASSES
-                && trial.acting_entity() == Some(passer)
-                && trial.process(&Action::Pass { entity: passer }).is_ok()
-            {
-                passes.push(passer);
-            }
-            if !passes.is_empty() && trial.round_label() == written {
-                *game = trial;
-                if main {
-                    for p in passes {
-                        self.log_implied_pass(p, span);
-                    }
+        if let Some((trial, passes)) = self.heading_passes(game, &written) {
+            *game = trial;
+            if main {
+                for p in passes {
+                    self.log_implied_pass(p, span);
                 }
-                self.scope = None;
-                return;
             }
+            self.scope = None;
+            return;
         }
         let actual = game.round_label();
         let waiting = game
@@ -2904,31 +3692,7 @@ impl Player<'_> {
     /// A check line; `names_only` while the game and the text are out of step.
     fn check(&mut self, game: &Game, c: &Check, names_only: bool) {
         for e in &c.entries {
-            let actual = match (&e.what, e.who.text.as_str()) {
-                (CheckValue::Cash(_), "bank") => Ok(game.bank.0),
-                (CheckValue::Cash(_), who) => match entity_by_name(game, who) {
-                    Ok(Entity::Player(p)) => Ok(game.player(p).cash.0),
-                    Ok(Entity::Corporation(k)) => Ok(game.corp(k).cash.0),
-                    Ok(Entity::Company(_)) => {
-                        Err(unresolved("rules::unknown_entity", "a private has no cash"))
-                    }
-                    Err(u) => Err(u),
-                },
-                (CheckValue::Holding(corp_sym, _), who) => {
-                    match (entity_by_name(game, who), corp(game, corp_sym)) {
-                        (Ok(Entity::Player(p)), Ok(k)) => Ok(i64::from(game.percent_held(p, k))),
-                        (Err(u), _) | (_, Err(u)) => Err(u),
-                        _ => Err(unresolved(
-                            "rules::unknown_entity",
-                            "only players' holdings can be checked",
-                        )),
-                    }
-                }
-            };
-            let recorded = match &e.what {
-                CheckValue::Cash(n) => *n,
-                CheckValue::Holding(_, p) => i64::from(*p),
-            };
+            let (actual, recorded) = checked_value(game, e);
             let unit = if matches!(e.what, CheckValue::Holding(..)) {
                 "%"
             } else {
@@ -3031,10 +3795,11 @@ impl Player<'_> {
                     round: game.round_label(),
                 });
                 if main {
-                    // After the actions so far; an automatic action (`& …`) written after the
-                    // correction still belongs to the action before it, and comes first.
+                    // Where it is written: after the actions so far, and before the automatic
+                    // actions (`& …`) of the last one written after it.
                     self.logged_corrections.push(LoggedCorrection {
                         after: self.actions.len(),
+                        autos: self.actions.last().map_or(0, |a| a.auto_actions.len()),
                         span: c.span,
                         correction,
                     });
