@@ -1033,6 +1033,20 @@ pub struct MoveError {
 }
 
 impl MoveError {
+    /// Makes this the report of a move on the wrong side of a round heading (`code`), which is
+    /// replayed in the round it belongs to: the headline says so instead of "rejected".
+    fn out_of_place(&mut self, code: &'static str, belongs_to: &str) {
+        self.code = code;
+        // The headline is "line N: `move` in ROUND is rejected"; no round label holds " in ".
+        if let Some(at) = self.headline.rfind(" in ") {
+            self.headline.truncate(at);
+        }
+        self.headline = format!(
+            "{} is out of place: it belongs to {belongs_to}",
+            self.headline
+        );
+    }
+
     /// Why the check lines after this move were not evaluated, if some were not.
     pub fn unchecked_note(&self) -> Option<String> {
         let lines: std::collections::BTreeSet<usize> =
@@ -1962,13 +1976,13 @@ impl Player<'_> {
         label: String,
         help: Option<String>,
         actor: Option<String>,
-    ) {
+    ) -> Option<usize> {
         if self.quiet {
-            return;
+            return None;
         }
         if self.errors.len() >= DIAGNOSTICS_KEPT {
             self.omitted += 1;
-            return;
+            return None;
         }
         let line = self.line_of(span.offset);
         self.errors.push(MoveError {
@@ -1988,6 +2002,7 @@ impl Player<'_> {
             actor,
             unchecked: Vec::new(),
         });
+        Some(self.errors.len() - 1)
     }
 
     /// The 1-based line of a byte offset.
@@ -2389,7 +2404,7 @@ impl Player<'_> {
             Some((round, at)) => {
                 let heading_line = self.line_of(at.offset);
                 if let Some(report) = deferred.error.and_then(|i| self.errors.get_mut(i)) {
-                    report.code = "notation::move_before_heading";
+                    report.out_of_place("notation::move_before_heading", &round);
                     report.label = shorten_quotes(format!(
                         "this is {round}'s first move, written before {}'s last one (line \
                          {line}) and the `{round}` heading (line {heading_line})",
@@ -3163,7 +3178,7 @@ impl Player<'_> {
             .iter_mut()
             .find(|e| e.span.offset == first.offset)
         {
-            report.code = "notation::move_before_heading";
+            report.out_of_place("notation::move_before_heading", &round);
             report.label = shorten_quotes(format!(
                 "this is {round}'s first move, written before the `{round}` heading (line {line})"
             ));
@@ -3191,14 +3206,10 @@ impl Player<'_> {
             "{round} begins at its heading: write the heading before this line. The moves are \
              replayed as if it stood there, so what follows is judged as written"
         );
-        self.error(
-            game,
-            first,
-            "notation::move_before_heading",
-            label,
-            Some(help),
-            None,
-        );
+        let code = "notation::move_before_heading";
+        if let Some(i) = self.error(game, first, code, label, Some(help), None) {
+            self.errors[i].out_of_place(code, &round);
+        }
         true
     }
 
@@ -3267,7 +3278,7 @@ impl Player<'_> {
             self.scope = None;
             self.postponed = Some((span.offset, moves));
             if let Some(report) = error.and_then(|i| self.errors.get_mut(i)) {
-                report.code = "notation::move_before_heading";
+                report.out_of_place("notation::move_before_heading", &written);
                 report.label = shorten_quotes(format!(
                     "this is {written}'s first move, written before {actual}'s last one (line \
                      {first_line}) and the `{written}` heading (line {heading_line})"
@@ -3412,14 +3423,10 @@ impl Player<'_> {
              waited for {waited_for}). It is replayed before the heading, so what follows is \
              judged as written"
         );
-        self.error(
-            game,
-            moved[0].span,
-            "notation::move_after_heading",
-            label,
-            Some(help),
-            None,
-        );
+        let code = "notation::move_after_heading";
+        if let Some(i) = self.error(game, moved[0].span, code, label, Some(help), None) {
+            self.errors[i].out_of_place(code, &actual);
+        }
     }
 
     /// After a heading: a move refused before it while its actor was to act, followed by the
@@ -3479,7 +3486,7 @@ impl Player<'_> {
             .to_string();
         let actor = notation::name(&game.entity_name(refused.actor));
         if let Some(report) = refused.error.and_then(|i| self.errors.get_mut(i)) {
-            report.code = "notation::move_before_heading";
+            report.out_of_place("notation::move_before_heading", &written);
             report.label = shorten_quotes(format!(
                 "this is {actor}'s first move of {written}, written before {actor}'s move of {} \
                  (line {line}) and the `{written}` heading (line {heading_line})",
@@ -3529,17 +3536,17 @@ impl Player<'_> {
             return false;
         }
         let line = self.line_of(h.span.offset);
-        self.error(
-            game,
-            m.span,
-            "notation::move_before_heading",
-            format!("this is {written}'s first move, written before the `{written}` heading (line {line})"),
-            Some(format!(
-                "write it after the heading: {written} begins there. It is replayed after the \
-                 heading, so what follows is judged as written"
-            )),
-            None,
+        let code = "notation::move_before_heading";
+        let label = format!(
+            "this is {written}'s first move, written before the `{written}` heading (line {line})"
         );
+        let help = format!(
+            "write it after the heading: {written} begins there. It is replayed after the \
+             heading, so what follows is judged as written"
+        );
+        if let Some(i) = self.error(game, m.span, code, label, Some(help), None) {
+            self.errors[i].out_of_place(code, &written);
+        }
         self.played_ahead
             .extend(group[1..].iter().map(|m| m.span.offset));
         self.postponed = Some((h.span.offset, group.into_iter().cloned().collect()));
@@ -3722,9 +3729,11 @@ impl Player<'_> {
                             }
                         )),
                         None,
-                    )
+                    );
                 }
-                Err(u) => self.error(game, e.who.span, u.code, u.message, u.help, None),
+                Err(u) => {
+                    self.error(game, e.who.span, u.code, u.message, u.help, None);
+                }
             }
         }
     }
@@ -3805,7 +3814,9 @@ impl Player<'_> {
                     });
                 }
             }
-            Err((span, u)) => self.error(game, span, u.code, u.message, u.help, None),
+            Err((span, u)) => {
+                self.error(game, span, u.code, u.message, u.help, None);
+            }
         }
     }
 
