@@ -2404,7 +2404,7 @@ impl Player<'_> {
             Some((round, at)) => {
                 let heading_line = self.line_of(at.offset);
                 if let Some(report) = deferred.error.and_then(|i| self.errors.get_mut(i)) {
-                    report.out_of_place("notation::move_before_heading", &round);
+                    report.out_of_place("notation::move_before_heading", round);
                     report.label = shorten_quotes(format!(
                         "this is {round}'s first move, written before {}'s last one (line \
                          {line}) and the `{round}` heading (line {heading_line})",
@@ -3278,7 +3278,7 @@ impl Player<'_> {
             self.scope = None;
             self.postponed = Some((span.offset, moves));
             if let Some(report) = error.and_then(|i| self.errors.get_mut(i)) {
-                report.out_of_place("notation::move_before_heading", &written);
+                report.out_of_place("notation::move_before_heading", written);
                 report.label = shorten_quotes(format!(
                     "this is {written}'s first move, written before {actual}'s last one (line \
                      {first_line}) and the `{written}` heading (line {heading_line})"
@@ -3486,7 +3486,7 @@ impl Player<'_> {
             .to_string();
         let actor = notation::name(&game.entity_name(refused.actor));
         if let Some(report) = refused.error.and_then(|i| self.errors.get_mut(i)) {
-            report.out_of_place("notation::move_before_heading", &written);
+            report.out_of_place("notation::move_before_heading", written);
             report.label = shorten_quotes(format!(
                 "this is {actor}'s first move of {written}, written before {actor}'s move of {} \
                  (line {line}) and the `{written}` heading (line {heading_line})",
