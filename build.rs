@@ -148,6 +148,12 @@ fn read(path: &Path) -> Node {
 fn main() {
     let data = Path::new("data");
     println!("cargo:rerun-if-changed=data");
+    // The command line starts faster as a position-dependent executable: a PIE's loader
+    // applies about 15,700 relocations (0.2M instructions) and writes 64 pages of
+    // `.data.rel.ro` at every start, a sixth of `railnote --version`'s page faults. The price
+    // is that the executable's own code and data are not placed at random addresses (shared
+    // libraries, stack and heap still are).
+    println!("cargo:rustc-link-arg-bins=-no-pie");
     let mut folders: Vec<String> = std::fs::read_dir(data)
         .expect("data/ is readable")
         .map(|e| e.expect("data/ entry").file_name().into_string().unwrap())

@@ -327,7 +327,10 @@ fn check_input(input: &Input, options: PlayOptions) -> FileReport {
 /// `actions` array, a `.rn` file, or text that starts (after comments) with a notation tag.
 fn read_game_file(path: &Path) -> io::Result<Option<Arc<str>>> {
     let mut file = File::open(path)?;
-    let mut bytes = Vec::new();
+    // Room for the whole file at once (growing the buffer as it is read copied each game
+    // log several times), but no more than the sniff needs for a file that may be skipped.
+    let size = file.metadata().map_or(0, |m| m.len());
+    let mut bytes = Vec::with_capacity(usize::try_from(size.min(SNIFF_BYTES)).unwrap_or(0));
     (&mut file).take(SNIFF_BYTES).read_to_end(&mut bytes)?;
     let head = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     let start = head.iter().position(|b| !b.is_ascii_whitespace());
@@ -336,6 +339,8 @@ fn read_game_file(path: &Path) -> io::Result<Option<Arc<str>>> {
     if !json && !notation || head.contains(&0) {
         return Ok(None);
     }
+    // One byte more than the file's size, so that reading its end needs no growth.
+    bytes.reserve(usize::try_from(size.saturating_sub(bytes.len() as u64)).unwrap_or(0) + 1);
     file.read_to_end(&mut bytes)?;
     if json && !has_actions_key(&bytes) {
         return Ok(None);

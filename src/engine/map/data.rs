@@ -296,17 +296,54 @@ impl<'de> Deserialize<'de> for End {
 
 /// A track segment of a tile definition.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(from = "PathFields")]
 pub struct PathDef {
     /// First end.
     pub a: End,
     /// Second end.
     pub b: End,
     /// Trains may not run through (`terminal:1`).
-    #[serde(default)]
     pub terminal: bool,
     /// Gauge.
-    #[serde(default, rename = "track")]
     pub gauge: Gauge,
+    /// The ends' edges (unrotated, `a`'s first) and nodes, worked out once: the graph and
+    /// route walks ask for them at every step.
+    edge_ends: ([u8; 2], u8),
+    node_ends: ([u8; 2], u8),
+}
+
+/// A path as the data files write it.
+#[derive(Deserialize)]
+struct PathFields {
+    a: End,
+    b: End,
+    #[serde(default)]
+    terminal: bool,
+    #[serde(default, rename = "track")]
+    gauge: Gauge,
+}
+
+impl From<PathFields> for PathDef {
+    fn from(f: PathFields) -> PathDef {
+        let mut edge_ends = ([0; 2], 0);
+        let mut node_ends = ([0; 2], 0);
+        for end in [f.a, f.b] {
+            let (list, value) = match end {
+                End::Edge(e) => (&mut edge_ends, e),
+                End::Node(n) => (&mut node_ends, n),
+            };
+            list.0[usize::from(list.1)] = value;
+            list.1 += 1;
+        }
+        PathDef {
+            a: f.a,
+            b: f.b,
+            terminal: f.terminal,
+            gauge: f.gauge,
+            edge_ends,
+            node_ends,
+        }
+    }
 }
 
 impl PathDef {
@@ -317,20 +354,23 @@ impl PathDef {
 
     /// Rotated edge numbers of the path's edge ends.
     pub fn edges(&self, rotation: u8) -> impl Iterator<Item = u8> {
-        let rot = |e: End| match e.rotated(rotation) {
-            End::Edge(x) => Some(x),
-            End::Node(_) => None,
-        };
-        rot(self.a).into_iter().chain(rot(self.b))
+        let rotation = rotation % 6;
+        let (edges, count) = self.edge_ends;
+        // Edges are below 6 (the reader refuses others), so one subtraction is `% 6`.
+        edges.into_iter().take(usize::from(count)).map(move |e| {
+            let turned = e + rotation;
+            if turned >= 6 {
+                turned - 6
+            } else {
+                turned
+            }
+        })
     }
 
     /// Node indices the path touches.
     pub fn nodes(&self) -> impl Iterator<Item = u8> {
-        let node = |e: End| match e {
-            End::Node(n) => Some(n),
-            End::Edge(_) => None,
-        };
-        node(self.a).into_iter().chain(node(self.b))
+        let (nodes, count) = self.node_ends;
+        nodes.into_iter().take(usize::from(count))
     }
 }
 
