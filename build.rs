@@ -153,7 +153,11 @@ fn main() {
     // `.data.rel.ro` at every start, a sixth of `railnote --version`'s page faults. The price
     // is that the executable's own code and data are not placed at random addresses (shared
     // libraries, stack and heap still are).
-    println!("cargo:rustc-link-arg-bins=-no-pie");
+    // Only where the linker is GNU-style and the default is a PIE (Linux); other targets keep
+    // their linker's defaults.
+    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
+        println!("cargo:rustc-link-arg-bins=-no-pie");
+    }
     let mut folders: Vec<String> = std::fs::read_dir(data)
         .expect("data/ is readable")
         .map(|e| e.expect("data/ entry").file_name().into_string().unwrap())
