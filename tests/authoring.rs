@@ -546,6 +546,14 @@ fn kept_going(file: &str) -> (Played, Vec<(usize, &'static str)>) {
     (played, found)
 }
 
+/// A file with lines out of order, once recovered, ends in the game of
+/// `tests/data/authoring/opening.rn`, which has them in order.
+fn assert_is_the_opening_in_order(played: &Played) {
+    let opening = std::fs::read_to_string(data("opening.rn")).unwrap();
+    let in_order = replayed("opening.rn", &opening).expect("the opening replays");
+    assert_eq!(format!("{:?}", played.game), format!("{:?}", in_order.game));
+}
+
 /// Issue 14, point 5: two lines written in the wrong order (the second actor's move before
 /// the move the game waited for) are one mistake: it is reported on the first line, which is
 /// replayed after the turn the game waited for, so nothing after it is misjudged. Three such
@@ -563,10 +571,7 @@ fn a_swapped_pair_of_lines_is_one_mistake() {
             (44, "rules::not_your_turn"),
         ]
     );
-    // The game is the one written in order.
-    let opening = std::fs::read_to_string(data("opening.rn")).unwrap();
-    let in_order = replayed("opening.rn", &opening).expect("the opening replays");
-    assert_eq!(format!("{:?}", played.game), format!("{:?}", in_order.game));
+    assert_is_the_opening_in_order(&played);
     let o = railnote(&["replay", &file, "--keep-going"]);
     assert_eq!(code(&o), 1);
     insta::assert_snapshot!("swapped_lines_keep_going", stderr(&o));
@@ -589,10 +594,7 @@ fn a_line_across_a_round_heading_is_one_mistake() {
             (58, "notation::move_after_heading"),
         ]
     );
-    // The game is the one written in order.
-    let opening = std::fs::read_to_string(data("opening.rn")).unwrap();
-    let in_order = replayed("opening.rn", &opening).expect("the opening replays");
-    assert_eq!(format!("{:?}", played.game), format!("{:?}", in_order.game));
+    assert_is_the_opening_in_order(&played);
     let o = railnote(&["replay", &file, "--keep-going"]);
     assert_eq!(code(&o), 1);
     insta::assert_snapshot!("across_headings_keep_going", stderr(&o));

@@ -1033,20 +1033,6 @@ pub struct MoveError {
 }
 
 impl MoveError {
-    /// Makes this the report of a move on the wrong side of a round heading (`code`), which is
-    /// replayed in the round it belongs to: the headline says so instead of "rejected".
-    fn out_of_place(&mut self, code: &'static str, belongs_to: &str) {
-        self.code = code;
-        // The headline is "line N: `move` in ROUND is rejected"; no round label holds " in ".
-        if let Some(at) = self.headline.rfind(" in ") {
-            self.headline.truncate(at);
-        }
-        self.headline = format!(
-            "{} is out of place: it belongs to {belongs_to}",
-            self.headline
-        );
-    }
-
     /// Why the check lines after this move were not evaluated, if some were not.
     pub fn unchecked_note(&self) -> Option<String> {
         let lines: std::collections::BTreeSet<usize> =
@@ -1991,7 +1977,7 @@ impl Player<'_> {
             code,
             headline: shorten_quotes(format!(
                 "line {line}: `{}` in {} is rejected",
-                self.text.get(span.offset..span.end()).unwrap_or("?").trim(),
+                self.written_text(span),
                 game.round_label()
             )),
             label: shorten_quotes(label),
@@ -2003,6 +1989,41 @@ impl Player<'_> {
             unchecked: Vec::new(),
         });
         Some(self.errors.len() - 1)
+    }
+
+    /// Makes report `report` that of a move on the wrong side of a round heading (`code`),
+    /// which is replayed in the round it belongs to: the headline says so instead of
+    /// "rejected", and the label and help say where the move belongs.
+    fn out_of_place(
+        &mut self,
+        report: usize,
+        code: &'static str,
+        belongs_to: &str,
+        label: String,
+        help: String,
+    ) {
+        let Some(span) = self.errors.get(report).map(|e| e.span) else {
+            return;
+        };
+        let line = self.line_of(span.offset);
+        let headline = shorten_quotes(format!(
+            "line {line}: `{}` is out of place: it belongs to {belongs_to}",
+            self.written_text(span)
+        ));
+        let e = &mut self.errors[report];
+        e.code = code;
+        e.headline = headline;
+        e.label = shorten_quotes(label);
+        e.help = Some(shorten_quotes(help));
+    }
+
+    /// A move's text as written, for the reports.
+    fn written_text(&self, span: Span) -> String {
+        self.text
+            .get(span.offset..span.end())
+            .unwrap_or("?")
+            .trim()
+            .to_string()
     }
 
     /// The 1-based line of a byte offset.
@@ -2394,37 +2415,33 @@ impl Player<'_> {
         let waited_for = game.entity_name(deferred.waited_for);
         let actor = game.entity_name(deferred.actor);
         let line = self.line_of(after.offset);
-        let written = self
-            .text
-            .get(after.offset..after.end())
-            .unwrap_or("?")
-            .trim()
-            .to_string();
-        let help = match heading {
+        let written = self.written_text(after);
+        let Some(report) = deferred.error.filter(|&i| i < self.errors.len()) else {
+            return;
+        };
+        match heading {
             Some((round, at)) => {
                 let heading_line = self.line_of(at.offset);
-                if let Some(report) = deferred.error.and_then(|i| self.errors.get_mut(i)) {
-                    report.out_of_place("notation::move_before_heading", round);
-                    report.label = shorten_quotes(format!(
-                        "this is {round}'s first move, written before {}'s last one (line \
-                         {line}) and the `{round}` heading (line {heading_line})",
-                        report.round
-                    ));
-                }
-                format!(
+                let label = format!(
+                    "this is {round}'s first move, written before {}'s last one (line {line}) \
+                     and the `{round}` heading (line {heading_line})",
+                    self.errors[report].round
+                );
+                let help = format!(
                     "write it after the `{round}` heading. It is replayed there, after \
                      `{written}`, {waited_for}'s move, which the game waited for, so what follows \
                      is judged as written"
-                )
+                );
+                self.out_of_place(report, "notation::move_before_heading", round, label, help);
             }
-            None => format!(
-                "the lines are swapped: `{written}` (line {line}) is {waited_for}'s move, which \
-                 the game waited for; write it before this one. {actor}'s move is replayed \
-                 after it, where it is {actor}'s turn, so what follows is judged as written"
-            ),
-        };
-        if let Some(report) = deferred.error.and_then(|i| self.errors.get_mut(i)) {
-            report.help = Some(shorten_quotes(help));
+            None => {
+                self.errors[report].help = Some(shorten_quotes(format!(
+                    "the lines are swapped: `{written}` (line {line}) is {waited_for}'s move, \
+                     which the game waited for; write it before this one. {actor}'s move is \
+                     replayed after it, where it is {actor}'s turn, so what follows is judged as \
+                     written"
+                )));
+            }
         }
     }
 
@@ -3019,12 +3036,7 @@ impl Player<'_> {
     /// A move without an actor after the turn it would continue is over.
     fn turn_over(&mut self, game: &Game, m: &Move, scope: Entity, last: Span) {
         let whose = notation::name(&game.entity_name(scope));
-        let last_text = self
-            .text
-            .get(last.offset..last.end())
-            .unwrap_or("?")
-            .trim()
-            .to_string();
+        let last_text = self.written_text(last);
         let why = if last_text.ends_with("pass") || last_text.ends_with(": p") {
             let skipped: Vec<(&str, SkipReason)> = self
                 .skipped_before_last_move
@@ -3175,17 +3187,17 @@ impl Player<'_> {
         // A move refused where it is written and replayed later (a swap) is reported already.
         if let Some(report) = self
             .errors
-            .iter_mut()
-            .find(|e| e.span.offset == first.offset)
+            .iter()
+            .position(|e| e.span.offset == first.offset)
         {
-            report.out_of_place("notation::move_before_heading", &round);
-            report.label = shorten_quotes(format!(
+            let label = format!(
                 "this is {round}'s first move, written before the `{round}` heading (line {line})"
-            ));
-            report.help = Some(format!(
+            );
+            let help = format!(
                 "write it after the heading: {round} begins there. It is replayed after the \
                  move the game waited for, so what follows is judged as written"
-            ));
+            );
+            self.out_of_place(report, "notation::move_before_heading", &round, label, help);
             return true;
         }
         let label = match count {
@@ -3207,8 +3219,8 @@ impl Player<'_> {
              replayed as if it stood there, so what follows is judged as written"
         );
         let code = "notation::move_before_heading";
-        if let Some(i) = self.error(game, first, code, label, Some(help), None) {
-            self.errors[i].out_of_place(code, &round);
+        if let Some(report) = self.error(game, first, code, String::new(), None, None) {
+            self.out_of_place(report, code, &round, label, help);
         }
         true
     }
@@ -3234,12 +3246,7 @@ impl Player<'_> {
         };
         let actual = game.round_label();
         let first = moved[0];
-        let first_text = self
-            .text
-            .get(first.span.offset..first.span.end())
-            .unwrap_or("?")
-            .trim()
-            .to_string();
+        let first_text = self.written_text(first.span);
         let first_line = self.line_of(first.span.offset);
         let heading_line = self.line_of(span.offset);
         let swapped = match self.deferred.take_if(|d| d.after.is_none()) {
@@ -3277,17 +3284,23 @@ impl Player<'_> {
         if let Some((moves, error)) = swapped {
             self.scope = None;
             self.postponed = Some((span.offset, moves));
-            if let Some(report) = error.and_then(|i| self.errors.get_mut(i)) {
-                report.out_of_place("notation::move_before_heading", written);
-                report.label = shorten_quotes(format!(
+            if let Some(report) = error.filter(|&i| i < self.errors.len()) {
+                let label = format!(
                     "this is {written}'s first move, written before {actual}'s last one (line \
                      {first_line}) and the `{written}` heading (line {heading_line})"
-                ));
-                report.help = Some(shorten_quotes(format!(
+                );
+                let help = format!(
                     "the lines are swapped across the heading: write `{first_text}` (line \
                      {first_line}) before the heading, and this one after it. Both are replayed \
                      in their places, so what follows is judged as written"
-                )));
+                );
+                self.out_of_place(
+                    report,
+                    "notation::move_before_heading",
+                    written,
+                    label,
+                    help,
+                );
             }
             self.desync = None;
             self.desync_report = None;
@@ -3424,8 +3437,8 @@ impl Player<'_> {
              judged as written"
         );
         let code = "notation::move_after_heading";
-        if let Some(i) = self.error(game, moved[0].span, code, label, Some(help), None) {
-            self.errors[i].out_of_place(code, &actual);
+        if let Some(report) = self.error(game, moved[0].span, code, String::new(), None, None) {
+            self.out_of_place(report, code, &actual, label, help);
         }
     }
 
@@ -3478,25 +3491,26 @@ impl Player<'_> {
         }
         let heading_line = self.line_of(at.offset);
         let line = self.line_of(replaced_by.offset);
-        let replaced_text = self
-            .text
-            .get(replaced_by.offset..replaced_by.end())
-            .unwrap_or("?")
-            .trim()
-            .to_string();
+        let replaced_text = self.written_text(replaced_by);
         let actor = notation::name(&game.entity_name(refused.actor));
-        if let Some(report) = refused.error.and_then(|i| self.errors.get_mut(i)) {
-            report.out_of_place("notation::move_before_heading", written);
-            report.label = shorten_quotes(format!(
+        if let Some(report) = refused.error.filter(|&i| i < self.errors.len()) {
+            let label = format!(
                 "this is {actor}'s first move of {written}, written before {actor}'s move of {} \
                  (line {line}) and the `{written}` heading (line {heading_line})",
-                report.round
-            ));
-            report.help = Some(shorten_quotes(format!(
+                self.errors[report].round
+            );
+            let help = format!(
                 "the lines are swapped across the heading: write `{replaced_text}` (line \
                  {line}) before the heading, and this one after it. Both are replayed in their \
                  places, so what follows is judged as written"
-            )));
+            );
+            self.out_of_place(
+                report,
+                "notation::move_before_heading",
+                written,
+                label,
+                help,
+            );
         }
         self.postponed = Some((at.offset, refused.moves));
     }
@@ -3544,8 +3558,8 @@ impl Player<'_> {
             "write it after the heading: {written} begins there. It is replayed after the \
              heading, so what follows is judged as written"
         );
-        if let Some(i) = self.error(game, m.span, code, label, Some(help), None) {
-            self.errors[i].out_of_place(code, &written);
+        if let Some(report) = self.error(game, m.span, code, String::new(), None, None) {
+            self.out_of_place(report, code, &written, label, help);
         }
         self.played_ahead
             .extend(group[1..].iter().map(|m| m.span.offset));
