@@ -219,20 +219,59 @@ pub struct Board {
 #[derive(Clone)]
 pub(crate) struct Hexes {
     cells: Vec<HexState>,
-    stamp: u64,
+    stamp: Stamp,
 }
 
-fn fresh_stamp() -> u64 {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    NEXT.fetch_add(1, Ordering::Relaxed)
+/// Where a board's hexes come from: a fresh number taken at their last change, and the one
+/// tile lay made since, if that is all that changed them. A lay is a function of the hexes
+/// and its arguments alone, so two boards with the same fresh number and the same lay have
+/// equal hexes: the lay a check tries on a clone and the lay then made on the board itself
+/// (18Ireland's upgrade check, the semi-restrictive rule) share their reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    fresh: u64,
+    lay: Option<LayKey>,
+}
+
+/// One tile lay: hex, tile, rotation and whether tokens a lay lifts were lifted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct LayKey {
+    hex: HexIdx,
+    tile: TileId,
+    rotation: u8,
+    lift_tokens: bool,
+}
+
+impl Stamp {
+    fn fresh() -> Stamp {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        Stamp {
+            fresh: NEXT.fetch_add(1, Ordering::Relaxed),
+            lay: None,
+        }
+    }
 }
 
 impl Hexes {
     fn new(cells: Vec<HexState>) -> Hexes {
         Hexes {
             cells,
-            stamp: fresh_stamp(),
+            stamp: Stamp::fresh(),
         }
+    }
+
+    /// The hexes for a tile lay to change, and the stamp they will have when it is done: the
+    /// caller must make exactly that lay and no other change.
+    fn for_lay(&mut self, lay: LayKey) -> (&mut Vec<HexState>, Stamp) {
+        let after = match self.stamp.lay {
+            None => Stamp {
+                fresh: self.stamp.fresh,
+                lay: Some(lay),
+            },
+            // A second lay: a stamp remembers one.
+            Some(_) => Stamp::fresh(),
+        };
+        (&mut self.cells, after)
     }
 }
 
@@ -248,7 +287,7 @@ impl std::ops::DerefMut for Hexes {
     /// Whoever may change the hexes gets a new stamp first; the reaches remembered under the
     /// old one no longer apply.
     fn deref_mut(&mut self) -> &mut Vec<HexState> {
-        self.stamp = fresh_stamp();
+        self.stamp = Stamp::fresh();
         &mut self.cells
     }
 }
@@ -283,7 +322,7 @@ struct ReachEntry {
     /// guards against a caller mixing them up.
     map: usize,
     corp: CorpId,
-    stamp: u64,
+    stamp: Stamp,
     reach: Arc<Reach>,
 }
 
@@ -802,7 +841,13 @@ impl Board {
         rotation: Rotation,
         lift_tokens: bool,
     ) -> Vec<CorpId> {
-        let old_state = self.hexes[hex.get()];
+        let (cells, after) = self.hexes.for_lay(LayKey {
+            hex,
+            tile,
+            rotation: rotation.get(),
+            lift_tokens,
+        });
+        let old_state = cells[hex.get()];
         let old = map.tile_def(old_state.tile.def);
         let new = map.tile_def(tile.def);
         let (or, nr) = (old_state.rotation, rotation.get());
@@ -850,12 +895,12 @@ impl Board {
                     continue;
                 }
                 if let Some(n) = hd.all_neighbours[usize::from(e)] {
-                    self.hexes[hex.get()].links |= 1 << e;
-                    self.hexes[n.get()].links |= 1 << ((e + 3) % 6);
+                    cells[hex.get()].links |= 1 << e;
+                    cells[n.get()].links |= 1 << ((e + 3) % 6);
                 }
             }
         }
-        let st = &mut self.hexes[hex.get()];
+        let st = &mut cells[hex.get()];
         st.tile = tile;
         st.rotation = nr;
         st.tokens = [[None; MAX_SLOTS]; MAX_CITIES];
@@ -918,6 +963,7 @@ impl Board {
                 }
             }
         }
+        self.hexes.stamp = after;
         lifted
     }
 

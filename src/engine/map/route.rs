@@ -212,39 +212,39 @@ impl Board {
         phase_colours: &[Colour],
         ctx: &RunContext<'_>,
     ) -> Result<Vec<RouteRevenue>, RouteError> {
-        let mut all_paths: Vec<Vec<PathRef>> = Vec::with_capacity(routes.len());
+        // Every route's paths one after the other; route `ri`'s are `paths[ends[ri]..ends[ri + 1]]`.
+        let mut paths: Vec<PathRef> = Vec::new();
+        let mut ends: Vec<usize> = Vec::with_capacity(routes.len() + 1);
+        ends.push(0);
         let mut conns: Vec<Vec<Conn>> = Vec::with_capacity(routes.len());
         for (ri, r) in routes.iter().enumerate() {
             let err = |kind| RouteError { route: ri, kind };
-            let other: Vec<PathRef> = all_paths.iter().flatten().copied().collect();
             let c = self
-                .connection_data(map, corp, r.spec, &other)
+                .connection_data(map, corp, r.spec, &paths)
                 .map_err(err)?;
-            all_paths.push(
-                c.iter()
-                    .flat_map(|c| c.chain.paths.iter().copied())
-                    .collect(),
-            );
+            paths.extend(c.iter().flat_map(|c| c.chain.paths.iter().copied()));
+            ends.push(paths.len());
             conns.push(c);
         }
         // Track may be used once in the whole run (reference `check_overlap`).
         let mut used: Vec<(u16, u8, u8)> = Vec::new();
         let mut overlap: Vec<Option<HexId>> = vec![None; routes.len()];
-        for (ri, paths) in all_paths.iter().enumerate() {
-            for &(h, pi) in paths {
+        for (ri, bounds) in ends.windows(2).enumerate() {
+            for &(h, pi) in &paths[bounds[0]..bounds[1]] {
                 let st = &self.hexes[usize::from(h)];
                 let p = &map.tile_def(st.tile.def).paths[usize::from(pi)];
-                let mut keys: Vec<(u16, u8, u8)> =
-                    p.edges(st.rotation).map(|e| (h, 0, e)).collect();
-                if p.nodes().count() > 1 {
-                    keys.push((h, 1, pi));
-                }
-                for k in keys {
-                    if used.contains(&k) {
+                let mut claim = |key: (u16, u8, u8)| {
+                    if used.contains(&key) {
                         overlap[ri].get_or_insert(map.hexes[usize::from(h)].id);
                     } else {
-                        used.push(k);
+                        used.push(key);
                     }
+                };
+                for e in p.edges(st.rotation) {
+                    claim((h, 0, e));
+                }
+                if p.nodes().count() > 1 {
+                    claim((h, 1, pi));
                 }
             }
         }
@@ -396,22 +396,31 @@ impl Board {
                 groups.push(g);
             }
         }
-        let ordered: Vec<PathRef> = conns
-            .iter()
-            .flat_map(|c| {
-                let forward = c.chain.nodes[0] == c.left;
-                let mut p = c.chain.paths.clone();
-                if !forward {
-                    p.reverse();
-                }
-                p
-            })
-            .collect();
-        if ordered.len() >= 3 {
-            for &(h, pi) in &ordered[1..ordered.len() - 1] {
-                if self.tile_def(map, HexIdx(h)).paths[usize::from(pi)].terminal {
-                    return Err(RouteErrorKind::ThroughTerminal);
-                }
+        // Only the route's first and last paths may be terminal. The connections' paths are
+        // stored in their walks' direction, so the route's ends are a connection's first or
+        // last path, by the way the route runs through it.
+        let path_count: usize = conns.iter().map(|c| c.chain.paths.len()).sum();
+        if path_count >= 3 {
+            let runs_forward = |c: &Conn| c.chain.nodes[0] == c.left;
+            let first = match conns.first() {
+                Some(c) if !runs_forward(c) => c.chain.paths.len().saturating_sub(1),
+                _ => 0,
+            };
+            let last = match conns.last() {
+                Some(c) if !runs_forward(c) => path_count - c.chain.paths.len(),
+                _ => path_count - 1,
+            };
+            let through_terminal = conns
+                .iter()
+                .flat_map(|c| c.chain.paths.iter())
+                .enumerate()
+                .any(|(k, &(h, pi))| {
+                    k != first
+                        && k != last
+                        && self.tile_def(map, HexIdx(h)).paths[usize::from(pi)].terminal
+                });
+            if through_terminal {
+                return Err(RouteErrorKind::ThroughTerminal);
             }
         }
         let mut seen: Vec<NodeRef> = Vec::new();
@@ -516,22 +525,23 @@ impl Board {
                     let part = self.tile_def(map, HexIdx(n.0)).nodes[usize::from(n.1)].part;
                     spec.nodes.contains(&(hex, part))
                 };
-                let usable: Vec<&Chain> = possibilities[0]
-                    .iter()
-                    .filter(|c| c.nodes.iter().any(|&n| tokened(n)) && disjoint(&c.paths, other))
-                    .collect();
+                let usable =
+                    |c: &Chain| c.nodes.iter().any(|&n| tokened(n)) && disjoint(&c.paths, other);
                 // Where the log names its stops (reference node signatures), they choose
                 // between walks over the same hexes (a city and a town on one tile, IR7/IR8).
-                let chain = usable
+                let named =
+                    |c: &Chain| !spec.nodes.is_empty() && c.nodes.iter().all(|&n| stated(n));
+                let chains = &mut possibilities[0];
+                let pick = chains
                     .iter()
-                    .find(|c| !spec.nodes.is_empty() && c.nodes.iter().all(|&n| stated(n)))
-                    .or_else(|| usable.first())
-                    .copied()
+                    .position(|c| usable(c) && named(c))
+                    .or_else(|| chains.iter().position(usable))
                     .ok_or(RouteErrorKind::NoToken)?;
+                let chain = chains.swap_remove(pick);
                 out.push(Conn {
                     left: chain.nodes[0],
                     right: chain.nodes[1],
-                    chain: chain.clone(),
+                    chain,
                 });
             }
             _ => {
@@ -559,16 +569,10 @@ impl Board {
                             if !disjoint(&b.paths, &other) || !disjoint(&a.paths, &b.paths) {
                                 continue;
                             }
-                            let middle: Vec<NodeRef> = a
-                                .nodes
-                                .iter()
-                                .copied()
-                                .filter(|n| b.nodes.contains(n))
-                                .collect();
-                            if middle.len() != 1 {
+                            let mut shared = a.nodes.iter().filter(|n| b.nodes.contains(n));
+                            let (Some(&mid), None) = (shared.next(), shared.next()) else {
                                 continue;
-                            }
-                            let mid = middle[0];
+                            };
                             let left = if a.nodes[0] == mid {
                                 a.nodes[1]
                             } else {

@@ -1279,3 +1279,91 @@ fn ireland_narrow_gauge_bonus() {
         assert_eq!(run(&away), Money(30), "IR5 rotation {r}");
     }
 }
+
+/// 1836Jr30's map with the paths of the named tiles made terminal (no bundled title has a
+/// terminal path yet; the reference's offboards do).
+fn jr30_with_terminal_paths(tiles: &[&str]) -> MapData {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/1836jr30/map.json"
+    ))
+    .unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for tile in json["tiles"].as_array_mut().unwrap() {
+        if tiles.contains(&tile["name"].as_str().unwrap()) {
+            for path in tile["paths"].as_array_mut().unwrap() {
+                path["terminal"] = serde_json::Value::Bool(true);
+            }
+        }
+    }
+    MapData::from_json(&json.to_string()).unwrap()
+}
+
+/// A route may start and end on a terminal path but not pass through one (reference
+/// `Route#check_terminals`), whichever way its connections are written: Amsterdam (D6) –
+/// Utrecht (E7, the join) – F8 – the town F10.
+#[test]
+fn a_route_passes_through_no_terminal_path() {
+    let run = |terminal: &[&str], connections: &[&[&str]]| {
+        let m = jr30_with_terminal_paths(terminal);
+        let homes: Vec<(CorpId, HexId, Option<u8>)> =
+            HOMES.iter().map(|(c, h)| (corp(c), hex(h), None)).collect();
+        let mut b = Board::new(&m, &homes);
+        let hsm = corp("HSM");
+        b.place_home_token(&m, hsm, hex("D6")).unwrap();
+        for (at, tile, rotation) in [("E7", "57-2", 2), ("F8", "8-0", 2), ("F10", "4-0", 1)] {
+            let at = m.hex_index(hex(at)).unwrap();
+            b.lay(
+                &m,
+                at,
+                m.parse_tile_id(tile).unwrap(),
+                Rotation::new(rotation).unwrap(),
+            );
+        }
+        let spec = RouteSpec {
+            walk: Vec::new(),
+            train: TrainId {
+                kind: TrainKind(0),
+                copy: 0,
+            },
+            connections: connections
+                .iter()
+                .map(|c| c.iter().map(|h| hex(h)).collect())
+                .collect(),
+            revenue: None,
+            nodes: Vec::new(),
+        };
+        let trains = [TrainRoute {
+            spec: &spec,
+            distance: 3,
+            diesel: false,
+        }];
+        b.compute_run(&m, hsm, &trains, phase_colours("2"), jr30_port_rule)
+            .map(|r| r[0].revenue)
+            .map_err(|e| e.kind)
+    };
+    let written_forward: &[&[&str]] = &[&["D6", "E7"], &["E7", "F8", "F10"]];
+    let first_reversed: &[&[&str]] = &[&["E7", "D6"], &["E7", "F8", "F10"]];
+    let last_reversed: &[&[&str]] = &[&["D6", "E7"], &["F10", "F8", "E7"]];
+    let both_reversed: &[&[&str]] = &[&["E7", "D6"], &["F10", "F8", "E7"]];
+    for route in [
+        written_forward,
+        first_reversed,
+        last_reversed,
+        both_reversed,
+    ] {
+        assert_eq!(run(&[], route), Ok(Money(70)), "{route:?}");
+        // The route's ends: Amsterdam's path and the town's.
+        assert_eq!(run(&["D6", "4"], route), Ok(Money(70)), "{route:?}");
+        assert_eq!(
+            run(&["57"], route),
+            Err(RouteErrorKind::ThroughTerminal),
+            "{route:?}"
+        );
+        assert_eq!(
+            run(&["8"], route),
+            Err(RouteErrorKind::ThroughTerminal),
+            "{route:?}"
+        );
+    }
+}
