@@ -141,6 +141,24 @@ impl Walk<'_> {
     }
 }
 
+/// The cities holding a token of the corporation, read off the hexes: what its station list
+/// must say (checked in debug builds, the tests and the fuzz targets).
+fn tokened_cities(map: &MapData, board: &Board, corp: CorpId) -> Vec<Station> {
+    let mut found = Vec::new();
+    for (h, st) in board.hexes.iter().enumerate() {
+        let cities = map.tile_def(st.tile.def).cities.len().min(MAX_CITIES);
+        for (ci, slots) in st.tokens.iter().enumerate().take(cities) {
+            if slots.contains(&Some(corp)) {
+                found.push(Station {
+                    hex: HexIdx(h as u16),
+                    city: ci as u8,
+                });
+            }
+        }
+    }
+    found
+}
+
 impl Reach {
     pub(crate) fn compute(map: &MapData, board: &Board, corp: CorpId) -> Reach {
         let n = board.hexes.len();
@@ -152,18 +170,25 @@ impl Reach {
             route_available: false,
             narrow: Vec::new(),
         };
-        let mut tokens: Vec<(u16, u8)> = Vec::new();
-        for (h, st) in board.hexes.iter().enumerate() {
-            let t = map.tile_def(st.tile.def);
-            for (ci, &node) in t.cities.iter().enumerate().take(MAX_CITIES) {
-                if st.tokens[ci].contains(&Some(corp)) {
-                    tokens.push((h as u16, node));
-                    r.nodes[h] |= 1 << node;
-                    for e in 0..6 {
-                        if board.neighbour(map, HexIdx(h as u16), e).is_some() {
-                            r.edges[h] |= 1 << e;
-                        }
-                    }
+        // The stations in map order (hex, then city), as the reference finds the tokens.
+        let mut stations: Vec<Station> = board.stations(corp).collect();
+        stations.sort_unstable();
+        debug_assert_eq!(stations, tokened_cities(map, board, corp));
+        let mut tokens: Vec<(u16, u8)> = Vec::with_capacity(stations.len());
+        for station in stations {
+            let h = station.hex.get();
+            let Some(&node) = board
+                .tile_def(map, station.hex)
+                .cities
+                .get(usize::from(station.city))
+            else {
+                continue;
+            };
+            tokens.push((station.hex.0, node));
+            r.nodes[h] |= 1 << node;
+            for e in 0..6 {
+                if board.neighbour(map, station.hex, e).is_some() {
+                    r.edges[h] |= 1 << e;
                 }
             }
         }
