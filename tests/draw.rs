@@ -502,3 +502,137 @@ fn drawn_runs_cover_their_routes() {
     }
     assert!(checked > 10, "{checked} routes");
 }
+
+/// Each `<g data-hex=…>` group of a map drawing: its coordinate, whether the hex frame is
+/// turned (pointy maps: `rotate(30)`), and its text.
+fn hex_groups(svg: &str) -> Vec<(String, f64, &str)> {
+    svg.split("<g data-hex=\"")
+        .skip(1)
+        .map(|group| {
+            let head = &group[..group.find('>').unwrap()];
+            let coord = head[..head.find('"').unwrap()].to_string();
+            let turn = head
+                .split(") rotate(")
+                .nth(1)
+                .map_or(0.0, |r| r[..r.find(')').unwrap()].parse().unwrap());
+            (coord, turn, group)
+        })
+        .collect()
+}
+
+/// The numbers of an attribute's value in an element's text (`translate(38 65.8)` → 38, 65.8).
+fn numbers_after(element: &str, prefix: &str) -> Vec<f64> {
+    let Some(rest) = element.split(prefix).nth(1) else {
+        return Vec::new();
+    };
+    rest[..rest.find([')', '"']).unwrap()]
+        .split(' ')
+        .map(|n| n.parse().unwrap())
+        .collect()
+}
+
+/// The end of the first fixture of every title, drawn.
+fn fixture_ends() -> Vec<(String, String)> {
+    let Some(shared) = shared_dir() else {
+        return Vec::new();
+    };
+    ["1830", "1836Jr30", "1889", "18Chesapeake", "18Ireland"]
+        .iter()
+        .flat_map(|title| fixtures(&shared, title).into_iter().take(2))
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let log = railnote::log::read(&path.display().to_string(), &text).unwrap();
+            let game = game_at(&log, log.actions.len());
+            (
+                path.display().to_string(),
+                map_svg(&game, &MapOptions::default()),
+            )
+        })
+        .collect()
+}
+
+/// A tile with two towns close together (18Chesapeake's K3 and K5, 1830's double towns) draws
+/// their revenues apart: no two revenue circles of a hex overlap.
+#[test]
+fn revenue_circles_do_not_overlap() {
+    let drawings = fixture_ends();
+    let mut hexes_with_two = 0;
+    for (name, svg) in &drawings {
+        for (coord, _, group) in hex_groups(svg) {
+            let circles: Vec<(f64, f64)> = group
+                .split("<circle ")
+                .skip(1)
+                .filter(|c| c.contains("r=\"15\""))
+                .map(|c| {
+                    let x = numbers_after(c, "cx=\"")[0];
+                    let y = numbers_after(c, "cy=\"")[0];
+                    (x, y)
+                })
+                .collect();
+            hexes_with_two += usize::from(circles.len() > 1);
+            for (i, a) in circles.iter().enumerate() {
+                for b in &circles[i + 1..] {
+                    let d = (a.0 - b.0).hypot(a.1 - b.1);
+                    assert!(d >= 30.0, "{name}: {coord}: revenue circles {d:.1} apart");
+                }
+            }
+        }
+    }
+    if !drawings.is_empty() {
+        assert!(hexes_with_two > 0, "no hex with two revenues was drawn");
+    }
+}
+
+/// Location names stay inside their hexes (a neighbour drawn later would cover what sticks
+/// out, and two neighbours' names ran into each other at 18Chesapeake's K3 and K5): every
+/// line, at 0.55 of its size per letter (DejaVu Sans' average), lies within the hex on the
+/// page.
+#[test]
+fn location_names_stay_inside_their_hexes() {
+    let drawings = fixture_ends();
+    let mut two_lines = 0;
+    for (name, svg) in &drawings {
+        for (coord, turn, group) in hex_groups(svg) {
+            let lines: Vec<&str> = group
+                .split("<text ")
+                .skip(1)
+                .filter(|t| t.contains("class=\"location\""))
+                .collect();
+            two_lines += usize::from(lines.len() > 1);
+            for line in lines {
+                let at = numbers_after(line, "translate(");
+                let size = numbers_after(line, "font-size=\"")[0];
+                let text = &line[line.find('>').unwrap() + 1..line.find("</text>").unwrap()];
+                let letters = text.replace("&amp;", "&").chars().count() as f64;
+                let (sin, cos) = turn.to_radians().sin_cos();
+                let (x, y) = (at[0] * cos - at[1] * sin, at[0] * sin + at[1] * cos);
+                let half = 0.55 * size * letters / 2.0;
+                // The hex on the page: flat sides left and right when turned (pointy), corners
+                // left and right otherwise; R = 100.
+                let span = |y: f64| {
+                    let y = y.abs();
+                    if turn == 0.0 {
+                        100.0 - y / 3f64.sqrt()
+                    } else if y <= 50.0 {
+                        86.6
+                    } else {
+                        86.6 * (100.0 - y) / 50.0
+                    }
+                };
+                for edge in [y - 0.35 * size, y + 0.35 * size] {
+                    assert!(
+                        x.abs() + half <= span(edge) + 0.5,
+                        "{name}: {coord}: `{text}` ({size}) is {:.1} wide at {:.1} where the hex \
+                         is {:.1}",
+                        2.0 * half,
+                        edge,
+                        2.0 * span(edge)
+                    );
+                }
+            }
+        }
+    }
+    if !drawings.is_empty() {
+        assert!(two_lines > 0, "no name was written in two lines");
+    }
+}

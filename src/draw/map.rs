@@ -602,6 +602,14 @@ fn nodes(
         .iter()
         .filter(|n| n.kind != NodeKind::Offboard)
         .count();
+    // Revenue bubbles drawn so far: a town's goes where it covers none of them, nor a town.
+    let mut bubbles: Vec<Point> = Vec::new();
+    let towns: Vec<Point> = shape
+        .nodes
+        .iter()
+        .filter(|n| matches!(n.shape, NodeShape::TownBar { .. } | NodeShape::TownDot))
+        .map(|n| n.at)
+        .collect();
     for (k, node) in tile.nodes.iter().enumerate() {
         let placed = shape.nodes[k];
         match placed.shape {
@@ -626,7 +634,15 @@ fn nodes(
                         ("class", "town".into()),
                     ],
                 );
-                town_revenue(p, node.revenue.value(phase_colours), placed.at, stops, used);
+                town_revenue(
+                    p,
+                    node.revenue.value(phase_colours),
+                    placed.at,
+                    stops,
+                    used,
+                    &mut bubbles,
+                    &towns,
+                );
             }
             NodeShape::TownDot => {
                 p.svg.leaf(
@@ -641,7 +657,15 @@ fn nodes(
                         ("class", "town".into()),
                     ],
                 );
-                town_revenue(p, node.revenue.value(phase_colours), placed.at, stops, used);
+                town_revenue(
+                    p,
+                    node.revenue.value(phase_colours),
+                    placed.at,
+                    stops,
+                    used,
+                    &mut bubbles,
+                    &towns,
+                );
             }
             NodeShape::Offboard => {
                 offboard_revenue(p, &node.revenue, placed.at, phase_colours);
@@ -660,7 +684,7 @@ fn nodes(
                 city_slots(p, placed, slots, &tokens, &reserved, k);
                 if let Revenue::Flat(v) = node.revenue {
                     if v > 0 {
-                        city_revenue(p, v, placed, slots, stops, used);
+                        bubbles.push(city_revenue(p, v, placed, slots, stops, used));
                     }
                 } else {
                     let at = (placed.at.0, placed.at.1 - 45.0);
@@ -849,13 +873,16 @@ fn token(p: &mut HexPainter<'_>, corp: CorpId, at: Point, upright: f64) {
     p.svg.close("g");
 }
 
+/// The radius of a revenue's circle.
+const BUBBLE_RADIUS: f64 = 15.0;
+
 fn revenue_bubble(p: &mut HexPainter<'_>, value: i64, at: Point) {
     p.svg.leaf(
         "circle",
         &[
             ("cx", at.0.into()),
             ("cy", at.1.into()),
-            ("r", 15.0.into()),
+            ("r", BUBBLE_RADIUS.into()),
             ("fill", "#ffffff".into()),
             ("stroke", "#000000".into()),
             ("stroke-width", 1.5.into()),
@@ -875,7 +902,7 @@ fn city_revenue(
     slots: usize,
     stops: usize,
     used: &mut Vec<f64>,
-) {
+) -> Point {
     let reach = match slots {
         1 => 42.0,
         2 => 62.0,
@@ -898,6 +925,7 @@ fn city_revenue(
         }
     };
     revenue_bubble(p, value, at);
+    at
 }
 
 fn town_revenue(
@@ -906,15 +934,39 @@ fn town_revenue(
     at: Point,
     stops: usize,
     used: &mut Vec<f64>,
+    bubbles: &mut Vec<Point>,
+    towns: &[Point],
 ) {
     if value.0 <= 0 {
         return;
     }
-    let dir = free_direction(used, &p.local(&PREFERRED));
-    used.push(dir);
-    let (ux, uy) = edge_direction(dir);
     let reach = if stops > 1 { 30.0 } else { 38.0 };
-    revenue_bubble(p, value.0, (at.0 + ux * reach, at.1 + uy * reach));
+    let bubble_at = |dir: f64| {
+        let (ux, uy) = edge_direction(dir);
+        (at.0 + ux * reach, at.1 + uy * reach)
+    };
+    // Two towns close together (a tile with two town bars) would put their bubbles on each
+    // other or on the other town: the first free direction, else the first preferred one
+    // that covers neither.
+    let apart = |a: Point, b: Point, gap: f64| (a.0 - b.0).hypot(a.1 - b.1) >= gap;
+    let clear = |b: Point| {
+        bubbles
+            .iter()
+            .all(|&o| apart(o, b, 2.0 * BUBBLE_RADIUS + 2.0))
+            && towns
+                .iter()
+                .filter(|&&t| t != at)
+                .all(|&t| apart(t, b, BUBBLE_RADIUS + 17.0))
+    };
+    let preferred = p.local(&PREFERRED);
+    let first = free_direction(used, &preferred);
+    let dir = std::iter::once(first)
+        .chain(preferred.iter().copied())
+        .find(|&d| clear(bubble_at(d)))
+        .unwrap_or(first);
+    used.push(dir);
+    bubbles.push(bubble_at(dir));
+    revenue_bubble(p, value.0, bubble_at(dir));
 }
 
 /// Phase revenues as coloured boxes side by side (`yellow 30 | brown 50`).
@@ -1033,22 +1085,20 @@ fn decorations(
                 .any(|u| super::tile::direction_gap(local, *u) < 0.75)
         });
         let at = place(used, &[3.0, 0.0], if crowded { 76.0 } else { 60.0 });
-        let size = if name.chars().count() > 14 {
-            11.5
-        } else {
-            14.0
-        };
-        p.text(
-            at,
-            size,
-            &[
-                ("class", "location".into()),
-                ("stroke", "#ffffff".into()),
-                ("stroke-width", 4.0.into()),
-                ("paint-order", "stroke".into()),
-            ],
-            name,
-        );
+        let turn = -p.upright;
+        for (line_at, size, line) in fit_name(name, rotate(at, turn), turn) {
+            p.text(
+                rotate(line_at, -turn),
+                size,
+                &[
+                    ("class", "location".into()),
+                    ("stroke", "#ffffff".into()),
+                    ("stroke-width", 4.0.into()),
+                    ("paint-order", "stroke".into()),
+                ],
+                line,
+            );
+        }
     }
     if let Some(label) = &tile.label {
         let at = place(
@@ -1115,6 +1165,134 @@ fn decorations(
             }
         }
     }
+}
+
+/// A point of the hex frame as it stands on the page when the frame is turned by `degrees`
+/// (SVG `rotate`, clockwise on the page).
+fn rotate((x, y): Point, degrees: f64) -> Point {
+    let (sin, cos) = degrees.to_radians().sin_cos();
+    (x * cos - y * sin, x * sin + y * cos)
+}
+
+/// Roughly how wide a line of text is in DejaVu Sans, the font the pictures are drawn with,
+/// erring wide.
+fn text_width(text: &str, size: f64) -> f64 {
+    let ems: f64 = text
+        .chars()
+        .map(|c| match c {
+            ' ' => 0.33,
+            'i' | 'j' | 'l' | '\'' | '.' | ',' => 0.3,
+            'f' | 't' | 'r' | 'I' => 0.42,
+            'm' | 'w' | 'M' | 'W' => 0.9,
+            '&' => 0.78,
+            c if c.is_uppercase() => 0.72,
+            _ => 0.62,
+        })
+        .sum();
+    ems * size
+}
+
+/// Where a hex, upright on the page (turned by `turn` degrees from its frame), spans at height
+/// `y` from its centre: the left and right ends.
+fn hex_span_at(turn: f64, y: f64) -> Option<(f64, f64)> {
+    let corners: Vec<Point> = (0..6).map(|e| rotate(corner(e), turn)).collect();
+    let mut span: Option<(f64, f64)> = None;
+    for (i, &(ax, ay)) in corners.iter().enumerate() {
+        let (bx, by) = corners[(i + 1) % 6];
+        if (ay - y) * (by - y) > 0.0 || ay == by {
+            continue;
+        }
+        let x = ax + (bx - ax) * (y - ay) / (by - ay);
+        span = Some(span.map_or((x, x), |(l, r)| (l.min(x), r.max(x))));
+    }
+    span
+}
+
+/// The smallest a location name is written.
+const SMALLEST_NAME: f64 = 9.0;
+
+/// A location name's lines, each with where it stands on the page (relative to the hex centre,
+/// the hex upright on the page turned by `turn` from its frame) and its size, so that it stays
+/// inside its hex: a neighbour drawn later would cover what sticks out, and two neighbours'
+/// names could run into each other. At `at` in one line if it fits (14 or, for a long name,
+/// 11.5 units), else smaller or in two lines (the second towards the centre), else nearer the
+/// centre.
+fn fit_name(name: &str, at: Point, turn: f64) -> Vec<(Point, f64, &str)> {
+    let fits = |line: &str, (x, y): Point, size: f64| {
+        let half = text_width(line, size) / 2.0;
+        // The letters' height (capitals are about 0.7 of the size), and room for the white
+        // outline (stroke 4) inside the hex side.
+        let (rise, margin) = (0.35 * size, 2.0);
+        [y - rise, y + rise].iter().all(|&edge| {
+            hex_span_at(turn, edge)
+                .is_some_and(|(l, r)| x - half >= l + margin && x + half <= r - margin)
+        })
+    };
+    let first = if name.chars().count() > 14 {
+        11.5
+    } else {
+        14.0
+    };
+    // Towards the centre: the inner line of two, and where to try again.
+    let inward = |(x, y): Point, by: f64| {
+        let d = x.hypot(y);
+        if d <= by {
+            (0.0, 0.0)
+        } else {
+            (x * (d - by) / d, y * (d - by) / d)
+        }
+    };
+    let lines = split_name(name);
+    let one_line =
+        |start: Point, size: f64| fits(name, start, size).then(|| vec![(start, size, name)]);
+    let two_lines = |start: Point, size: f64| {
+        let (first_line, second_line) = lines?;
+        let (outer, inner) = outer_line(first_line, second_line, start);
+        let inner_at = inward(start, size * 1.15);
+        (fits(outer, start, size) && fits(inner, inner_at, size))
+            .then(|| vec![(start, size, outer), (inner_at, size, inner)])
+    };
+    let sizes = |from: f64, to: f64| {
+        std::iter::successors(Some(from), |s| Some(s - 0.5)).take_while(move |&s| s >= to)
+    };
+    let starts = |steps: usize| (0..steps).map(move |k| inward(at, 12.0 * k as f64));
+    // Where it was put (its place keeps it off the stops and track): as large as fits, in
+    // one line or two; only then nearer the centre.
+    sizes(first, 10.0)
+        .find_map(|size| one_line(at, size))
+        .or_else(|| sizes(first.min(12.0), 10.0).find_map(|size| two_lines(at, size)))
+        .or_else(|| sizes(9.5, SMALLEST_NAME).find_map(|size| one_line(at, size)))
+        .or_else(|| sizes(9.5, SMALLEST_NAME).find_map(|size| two_lines(at, size)))
+        .or_else(|| {
+            starts(4).skip(1).find_map(|start| {
+                sizes(10.5, SMALLEST_NAME)
+                    .find_map(|size| one_line(start, size).or_else(|| two_lines(start, size)))
+            })
+        })
+        .unwrap_or_else(|| vec![(at, SMALLEST_NAME, name)])
+}
+
+/// Of a name's two lines (first, second), the one written nearer the hex side and the one
+/// nearer the centre: the first line stays above the second.
+fn outer_line<'n>(first: &'n str, second: &'n str, at: Point) -> (&'n str, &'n str) {
+    if at.1 < 0.0 {
+        (first, second)
+    } else {
+        (second, first)
+    }
+}
+
+/// A long name in two lines: after an `&` where it has one, else at the space nearest its
+/// middle.
+fn split_name(name: &str) -> Option<(&str, &str)> {
+    let middle = name.len() / 2;
+    let at = name.find(" & ").map(|i| i + 2).or_else(|| {
+        name.match_indices(' ')
+            .map(|(i, _)| i)
+            .min_by_key(|&i| i.abs_diff(middle))
+    })?;
+    let (first, second) = name.split_at(at);
+    Some((first.trim_end(), second.trim_start()))
 }
 
 /// A small rounded box holding a name (blocking private, marker, icon).
