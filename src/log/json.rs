@@ -72,8 +72,13 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\t' | b'\r')
 }
 
+#[inline(always)]
 fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while b.get(i).copied().is_some_and(is_ws) {
+    // Most values of a log follow their comma or colon directly, or after one space.
+    while let Some(&c) = b.get(i) {
+        if c > b' ' || !is_ws(c) {
+            break;
+        }
         i += 1;
     }
     i
@@ -84,6 +89,7 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 
 /// The high bit of each byte of `w` (little endian) that is a quote, a backslash or a control
 /// character; the lowest one set is exact (the others may be false).
+#[inline(always)]
 fn specials(w: u64) -> u64 {
     let zero = |v: u64| v.wrapping_sub(ONES) & !v;
     let quote = zero(w ^ (ONES * u64::from(b'"')));
@@ -93,40 +99,43 @@ fn specials(w: u64) -> u64 {
 }
 
 /// The end of the string starting with the quote at `i`, and whether it has escapes.
-fn string_end(b: &[u8], i: usize) -> Result<(usize, bool), usize> {
+#[inline(always)]
+fn string_end(b: &[u8], i: usize) -> Option<(usize, bool)> {
     let mut j = i + 1;
     let mut escaped = false;
     loop {
         // Eight bytes at a time up to the next byte that needs a look.
         while let Some(chunk) = b.get(j..j + 8) {
-            let mut word = [0; 8];
-            word.copy_from_slice(chunk);
-            let found = specials(u64::from_le_bytes(word));
+            let found = specials(u64::from_le_bytes(chunk.try_into().ok()?));
             if found != 0 {
                 j += (found.trailing_zeros() / 8) as usize;
                 break;
             }
             j += 8;
         }
-        match *b.get(j).ok_or(j)? {
-            b'"' => return Ok((j + 1, escaped)),
+        match *b.get(j)? {
+            b'"' => return Some((j + 1, escaped)),
             b'\\' => {
                 escaped = true;
-                match *b.get(j + 1).ok_or(j + 1)? {
-                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => j += 2,
-                    b'u' => {
-                        let hex = b.get(j + 2..j + 6).ok_or(j + 2)?;
-                        if !hex.iter().all(u8::is_ascii_hexdigit) {
-                            return Err(j + 2);
-                        }
-                        j += 6;
-                    }
-                    _ => return Err(j + 1),
-                }
+                j = escape_end(b, j)?;
             }
-            c if c < 0x20 => return Err(j),
+            c if c < 0x20 => return None,
             _ => j += 1,
         }
+    }
+}
+
+/// The end of the escape sequence whose backslash is at `j`.
+#[inline(never)]
+fn escape_end(b: &[u8], j: usize) -> Option<usize> {
+    match *b.get(j + 1)? {
+        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(j + 2),
+        b'u' => b
+            .get(j + 2..j + 6)?
+            .iter()
+            .all(u8::is_ascii_hexdigit)
+            .then_some(j + 6),
+        _ => None,
     }
 }
 
@@ -138,20 +147,30 @@ fn digits_end(b: &[u8], mut i: usize) -> usize {
 }
 
 /// The end of the number starting at `i` (RFC 8259 grammar, as serde_json reads it).
-fn number_end(b: &[u8], i: usize) -> Result<usize, usize> {
+#[inline(always)]
+fn number_end(b: &[u8], i: usize) -> Option<usize> {
     let mut j = i;
     if b.get(j) == Some(&b'-') {
         j += 1;
     }
-    match b.get(j) {
-        Some(b'0') => j += 1,
-        Some(b'1'..=b'9') => j = digits_end(b, j + 1),
-        _ => return Err(j),
+    match *b.get(j)? {
+        b'0' => j += 1,
+        b'1'..=b'9' => j = digits_end(b, j + 1),
+        _ => return None,
     }
+    match b.get(j) {
+        Some(b'.' | b'e' | b'E') => fraction_end(b, j),
+        _ => Some(j),
+    }
+}
+
+/// The end of a number's fraction and exponent, which start at `j`.
+#[inline(never)]
+fn fraction_end(b: &[u8], mut j: usize) -> Option<usize> {
     if b.get(j) == Some(&b'.') {
         let k = digits_end(b, j + 1);
         if k == j + 1 {
-            return Err(k);
+            return None;
         }
         j = k;
     }
@@ -162,101 +181,127 @@ fn number_end(b: &[u8], i: usize) -> Result<usize, usize> {
         }
         let k = digits_end(b, j);
         if k == j {
-            return Err(k);
+            return None;
         }
         j = k;
     }
-    Ok(j)
+    Some(j)
 }
 
-/// After the `"` of a member's key at `i`: reads the key, the colon and the whitespace before
+/// A member's key: where its text starts, how long it is, whether it has escapes.
+#[derive(Clone, Copy)]
+struct Key {
+    offset: u32,
+    len: u32,
+    escaped: bool,
+}
+
+impl Key {
+    /// An array's element has none.
+    const NONE: Key = Key {
+        offset: 0,
+        len: 0,
+        escaped: false,
+    };
+}
+
+/// At the `"` of a member's key at `i`: reads the key, the colon and the whitespace before
 /// the value; returns where the value starts.
-fn member_key(b: &[u8], i: usize, key: &mut (u32, u32, bool)) -> Result<usize, usize> {
-    if b.get(i) != Some(&b'"') {
-        return Err(i);
+#[inline(always)]
+fn member_key(b: &[u8], i: usize, key: &mut Key) -> Option<usize> {
+    if *b.get(i)? != b'"' {
+        return None;
     }
     let (end, escaped) = string_end(b, i)?;
-    *key = ((i + 1) as u32, (end - i - 2) as u32, escaped);
-    let colon = skip_ws(b, end);
-    if b.get(colon) != Some(&b':') {
-        return Err(colon);
+    *key = Key {
+        offset: (i + 1) as u32,
+        len: (end - i - 2) as u32,
+        escaped,
+    };
+    let mut colon = end;
+    if *b.get(colon)? != b':' {
+        colon = skip_ws(b, colon);
+        if *b.get(colon)? != b':' {
+            return None;
+        }
     }
-    Ok(skip_ws(b, colon + 1))
+    Some(skip_ws(b, colon + 1))
+}
+
+/// A container not yet closed.
+#[derive(Clone, Copy)]
+struct Open {
+    index: u32,
+    object: bool,
 }
 
 impl Tree {
-    /// Reads a JSON text; on a syntax error, where it is (serde_json says what it is).
-    fn parse(src: &str) -> Result<Tree, usize> {
+    /// Reads a JSON text; `None` if it is not JSON (serde_json says why) or 4 GiB or more.
+    fn parse(src: &str) -> Option<Tree> {
         let b = src.as_bytes();
-        if u32::try_from(b.len()).is_err() {
-            return Err(0);
-        }
+        u32::try_from(b.len()).ok()?;
         // About one value per 8 bytes of an 18xx.games log.
         let mut nodes: Vec<Node> = Vec::with_capacity(b.len() / 8 + 1);
         // The containers not yet closed, innermost last.
-        let mut open: Vec<u32> = Vec::new();
-        let mut key = (0, 0, false);
+        let mut open: Vec<Open> = Vec::with_capacity(16);
+        let mut key = Key::NONE;
         let mut i = skip_ws(b, 0);
         loop {
             // A value starts at `i`.
             let start = i;
-            let node = |kind: Kind, len: usize, escaped: bool| Node {
-                offset: start as u32,
-                len: len as u32,
-                key_offset: key.0,
-                key_len: key.1,
-                end: 0,
-                kind,
-                escaped,
-                key_escaped: key.2,
-            };
-            let leaf = match *b.get(i).ok_or(i)? {
-                c @ (b'{' | b'[') => {
-                    let kind = if c == b'{' { Kind::Object } else { Kind::Array };
-                    open.push(nodes.len() as u32);
-                    nodes.push(node(kind, 0, false));
+            let c = *b.get(i)?;
+            let (kind, end, escaped) = match c {
+                b'"' => {
+                    let (end, escaped) = string_end(b, i)?;
+                    (Kind::String, end, escaped)
+                }
+                b'-' | b'0'..=b'9' => (Kind::Number, number_end(b, i)?, false),
+                b'{' | b'[' => {
+                    let object = c == b'{';
+                    let index = nodes.len() as u32;
+                    open.push(Open { index, object });
+                    nodes.push(Node {
+                        offset: start as u32,
+                        len: 0,
+                        key_offset: key.offset,
+                        key_len: key.len,
+                        end: 0,
+                        kind: if object { Kind::Object } else { Kind::Array },
+                        escaped: false,
+                        key_escaped: key.escaped,
+                    });
                     i = skip_ws(b, i + 1);
-                    let close = if c == b'{' { b'}' } else { b']' };
-                    if b.get(i) != Some(&close) {
-                        if kind == Kind::Object {
+                    let close = if object { b'}' } else { b']' };
+                    if *b.get(i)? != close {
+                        if object {
                             i = member_key(b, i, &mut key)?;
-                            if let Some(n) = nodes.last_mut() {
-                                n.escaped |= key.2;
+                            if key.escaped {
+                                nodes[index as usize].escaped = true;
                             }
                         } else {
-                            key = (0, 0, false);
+                            key = Key::NONE;
                         }
                         continue;
                     }
                     // An empty container: closed below.
-                    None
+                    (Kind::Null, i, false)
                 }
-                b'"' => {
-                    let (end, escaped) = string_end(b, i)?;
-                    Some((node(Kind::String, end - i, escaped), end))
-                }
-                b'-' | b'0'..=b'9' => {
-                    let end = number_end(b, i)?;
-                    Some((node(Kind::Number, end - i, false), end))
-                }
-                _ => {
-                    let (kind, word): (Kind, &[u8]) = match b[i] {
-                        b't' => (Kind::Bool, b"true"),
-                        b'f' => (Kind::Bool, b"false"),
-                        b'n' => (Kind::Null, b"null"),
-                        _ => return Err(i),
-                    };
-                    if !b[i..].starts_with(word) {
-                        return Err(i);
-                    }
-                    Some((node(kind, word.len(), false), i + word.len()))
-                }
+                b't' => (Kind::Bool, literal_end(b, i, b"true")?, false),
+                b'f' => (Kind::Bool, literal_end(b, i, b"false")?, false),
+                b'n' => (Kind::Null, literal_end(b, i, b"null")?, false),
+                _ => return None,
             };
-            if let Some((n, end)) = leaf {
+            if end != i {
                 let index = nodes.len() as u32;
                 nodes.push(Node {
+                    offset: start as u32,
+                    len: (end - start) as u32,
+                    key_offset: key.offset,
+                    key_len: key.len,
                     end: index + 1,
-                    ..n
+                    kind,
+                    escaped,
+                    key_escaped: key.escaped,
                 });
                 i = end;
             }
@@ -264,37 +309,40 @@ impl Tree {
             loop {
                 i = skip_ws(b, i);
                 let Some(&top) = open.last() else {
-                    return if i == b.len() {
-                        Ok(Tree { nodes })
-                    } else {
-                        Err(i)
-                    };
+                    return (i == b.len()).then_some(Tree { nodes });
                 };
-                let object = nodes[top as usize].kind == Kind::Object;
-                match (b.get(i), object) {
-                    (Some(b','), _) => {
-                        i = skip_ws(b, i + 1);
-                        if object {
-                            i = member_key(b, i, &mut key)?;
-                            nodes[top as usize].escaped |= key.2;
-                        } else {
-                            key = (0, 0, false);
+                match (*b.get(i)?, top.object) {
+                    (b',', true) => {
+                        i = member_key(b, skip_ws(b, i + 1), &mut key)?;
+                        if key.escaped {
+                            nodes[top.index as usize].escaped = true;
                         }
                         break;
                     }
-                    (Some(b'}'), true) | (Some(b']'), false) => {
+                    (b',', false) => {
+                        i = skip_ws(b, i + 1);
+                        key = Key::NONE;
+                        break;
+                    }
+                    (b'}', true) | (b']', false) => {
                         let end = nodes.len() as u32;
-                        let n = &mut nodes[top as usize];
+                        let n = &mut nodes[top.index as usize];
                         n.len = (i + 1) as u32 - n.offset;
                         n.end = end;
                         open.pop();
                         i += 1;
                     }
-                    _ => return Err(i),
+                    _ => return None,
                 }
             }
         }
     }
+}
+
+/// The end of the literal `word` expected at `i`.
+#[inline(always)]
+fn literal_end(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
+    b.get(i..)?.starts_with(word).then_some(i + word.len())
 }
 
 /// A JSON text and its tree.
@@ -330,12 +378,12 @@ impl<'s> Json<'s> {
     /// # Errors
     /// The text is not JSON.
     pub(crate) fn parse(src: &str) -> Result<Tree, Problem> {
-        Tree::parse(src).map_err(|at| match serde_json::from_str::<&RawValue>(src) {
+        Tree::parse(src).ok_or_else(|| match serde_json::from_str::<&RawValue>(src) {
             Err(e) => syntax_problem(src, &e),
             // Only a text of 4 GiB or more gets here.
             Ok(_) => Problem::new(
                 ProblemKind::Syntax,
-                Span::new(at.min(src.len()), 0),
+                Span::new(0, 0),
                 "the file is too large to be a game log",
                 "here",
             ),
@@ -829,10 +877,10 @@ mod tests {
     fn disagreement(src: &str) -> Option<String> {
         let serde = serde_json::from_str::<&RawValue>(src).is_ok();
         let t = match Tree::parse(src) {
-            Ok(t) if serde => t,
-            Ok(_) => return Some("only the tree accepts it".into()),
-            Err(_) if serde => return Some("only serde_json accepts it".into()),
-            Err(_) => return None,
+            Some(t) if serde => t,
+            Some(_) => return Some("only the tree accepts it".into()),
+            None if serde => return Some("only serde_json accepts it".into()),
+            None => return None,
         };
         let json = Json::new(src, &t);
         let span_in = |raw: &RawValue| {
