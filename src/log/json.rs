@@ -345,6 +345,76 @@ fn literal_end(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
     b.get(i..)?.starts_with(word).then_some(i + word.len())
 }
 
+/// A key of at most 16 bytes as one number (its bytes, little endian, zero-padded), so that
+/// a [`field_set!`] finds a member's field with a few integer comparisons. Only keys that end
+/// in zero bytes (written `\u0000`) could share a code with another: [`key_code_of`] gives
+/// them none.
+pub(crate) const fn key_code(key: &str) -> u128 {
+    let b = key.as_bytes();
+    assert!(b.len() <= 16, "a field set's keys have at most 16 bytes");
+    let mut code = 0u128;
+    let mut i = 0;
+    while i < b.len() {
+        code |= (b[i] as u128) << (8 * i);
+        i += 1;
+    }
+    code
+}
+
+/// [`key_code`] of the `len` bytes at `from`; `None` for a longer key (no field set's) and
+/// one that ends in a zero byte.
+#[inline(always)]
+pub(crate) fn key_code_of(b: &[u8], from: usize, len: usize) -> Option<u128> {
+    if len > 16 {
+        return None;
+    }
+    let mut word = [0u8; 16];
+    match b.get(from..from + 16) {
+        // Sixteen bytes are there (the key's end is not the text's): one load, then a mask.
+        Some(bytes) => word.copy_from_slice(bytes),
+        None => word[..len].copy_from_slice(b.get(from..from + len)?),
+    }
+    if len > 0 && word[len - 1] == 0 {
+        return None;
+    }
+    let mask = u128::MAX.checked_shr(128 - 8 * len as u32).unwrap_or(0);
+    Some(u128::from_le_bytes(word) & mask)
+}
+
+/// A set of fields an object is read for in one pass ([`Obj::find`]): a module `$set` with the
+/// keys (`KEYS`), each field's index (`$field`), and `slot`, which finds a key code's index.
+macro_rules! field_set {
+    ($(#[$doc:meta])* $set:ident { $($field:ident = $key:literal),* $(,)? }) => {
+        $(#[$doc])*
+        #[allow(dead_code)]
+        mod $set {
+            use $crate::log::json::key_code;
+
+            #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+            enum Index {
+                $($field),*
+            }
+
+            $(pub(super) const $field: usize = Index::$field as usize;)*
+
+            pub(super) const KEYS: [&str; [$($key),*].len()] = [$($key),*];
+
+            mod code {
+                $(pub(super) const $field: u128 = super::key_code($key);)*
+            }
+
+            #[inline(always)]
+            pub(super) fn slot(key: u128) -> Option<usize> {
+                match key {
+                    $(code::$field => Some($field),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+pub(crate) use field_set;
+
 /// A JSON text and its tree.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Json<'s> {
@@ -542,22 +612,27 @@ pub(crate) fn int_at(
     }
 }
 
-/// Decodes a value that is a string or an integer, as text (player ids are either).
-pub(crate) fn id_at(
-    json: Json<'_>,
+/// Decodes a value that is a string or an integer, as text (player ids are either); borrowed
+/// from the file unless it has escapes or is not written as the integer would be printed.
+pub(crate) fn id_at<'s>(
+    json: Json<'s>,
     v: Val,
     what: &dyn Fn() -> String,
-) -> Result<Spanned<String>, Problem> {
+) -> Result<Spanned<Cow<'s, str>>, Problem> {
     let span = json.span(v);
     match json.node(v).kind {
-        Kind::String => string_at(json, v, what),
+        Kind::String => text_at(json, v, what),
         Kind::Number => {
             let text = json.text(v);
+            // A JSON integer is written as it is printed, but for `-0`.
+            if text.parse::<i64>().is_ok() && text != "-0" {
+                return Ok(Spanned::new(Cow::Borrowed(text), span));
+            }
             match text
                 .parse::<i64>()
                 .or_else(|_| serde_json::from_str::<i64>(text))
             {
-                Ok(i) => Ok(Spanned::new(i.to_string(), span)),
+                Ok(i) => Ok(Spanned::new(Cow::Owned(i.to_string()), span)),
                 Err(_) => Err(wrong_type(json.src, span, what, "a string or an integer")),
             }
         }
@@ -682,28 +757,34 @@ impl<'s> Obj<'s> {
         found
     }
 
-    /// Several fields' values, found in one pass over the members; `null` counts as absent.
-    pub(crate) fn get_all<const N: usize>(&self, keys: [&str; N]) -> [Option<Val>; N] {
+    /// The fields of a [`field_set!`] in one pass over the members. When a key is repeated
+    /// the last one counts (as for serde_json); `null` counts as absent.
+    pub(crate) fn find<const N: usize>(
+        &self,
+        keys: &'static [&'static str; N],
+        slot: impl Fn(u128) -> Option<usize>,
+    ) -> Fields<'s, N> {
         let (nodes, src) = (&self.json.tree.nodes, self.json.src.as_bytes());
         let (mut i, end) = (self.val.0 + 1, nodes[self.val.index()].end);
-        let mut found = [None; N];
+        let mut found = [0; N];
         while i < end {
             let n = &nodes[i as usize];
-            let from = n.key_offset as usize;
-            for (k, key) in keys.iter().enumerate() {
-                let is = if n.key_escaped {
-                    self.json.key_is(Val(i), key)
-                } else {
-                    n.key_len as usize == key.len()
-                        && &src[from..from + key.len()] == key.as_bytes()
-                };
-                if is {
-                    found[k] = Some(Val(i));
-                }
+            let code = if n.key_escaped {
+                self.json.key(Val(i)).and_then(|k| key_code_of(k.as_bytes(), 0, k.len()))
+            } else {
+                key_code_of(src, n.key_offset as usize, n.key_len as usize)
+            };
+            if let Some(at) = code.and_then(&slot).and_then(|at| found.get_mut(at)) {
+                // The root is no member: 0 is free to say "absent".
+                *at = if n.kind == Kind::Null { 0 } else { i };
             }
             i = n.end;
         }
-        found.map(|v| v.filter(|v| self.json.node(*v).kind != Kind::Null))
+        Fields {
+            obj: *self,
+            keys,
+            found,
+        }
     }
 
     /// A field's value; `null` counts as absent.
@@ -751,20 +832,6 @@ impl<'s> Obj<'s> {
         })
     }
 
-    /// A required string field, borrowed from the text unless it has escapes.
-    pub(crate) fn text(&self, key: &str, expected: &str) -> Result<Spanned<Cow<'s, str>>, Problem> {
-        text_at(self.json, self.req(key, expected)?, &|| {
-            self.field_name(key)
-        })
-    }
-
-    /// An optional string field, borrowed from the text unless it has escapes.
-    pub(crate) fn opt_text(&self, key: &str) -> Result<Option<Spanned<Cow<'s, str>>>, Problem> {
-        self.get(key)
-            .map(|v| text_at(self.json, v, &|| self.field_name(key)))
-            .transpose()
-    }
-
     pub(crate) fn opt_str(&self, key: &str) -> Result<Option<Spanned<String>>, Problem> {
         self.get(key)
             .map(|v| string_at(self.json, v, &|| self.field_name(key)))
@@ -785,7 +852,10 @@ impl<'s> Obj<'s> {
 
     pub(crate) fn opt_id(&self, key: &str) -> Result<Option<Spanned<String>>, Problem> {
         self.get(key)
-            .map(|v| id_at(self.json, v, &|| self.field_name(key)))
+            .map(|v| {
+                id_at(self.json, v, &|| self.field_name(key))
+                    .map(|t| Spanned::new(t.value.into_owned(), t.span))
+            })
             .transpose()
     }
 
@@ -799,6 +869,76 @@ impl<'s> Obj<'s> {
     pub(crate) fn opt_array(&self, key: &str) -> Result<Elements<'s>, Problem> {
         match self.get(key) {
             Some(v) => array_at(self.json, v, &|| self.field_name(key)),
+            None => Ok(Elements {
+                nodes: &[],
+                next: 0,
+                end: 0,
+            }),
+        }
+    }
+}
+
+/// Fields of an object found in one pass ([`Obj::find`]), read by their index in its keys.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Fields<'s, const N: usize> {
+    pub(crate) obj: Obj<'s>,
+    keys: &'static [&'static str; N],
+    /// Each field's value by index, 0 if absent.
+    found: [u32; N],
+}
+
+impl<'s, const N: usize> Fields<'s, N> {
+    /// Every field's value, in the order of the keys.
+    pub(crate) fn values(&self) -> [Option<Val>; N] {
+        self.found.map(|v| (v != 0).then_some(Val(v)))
+    }
+
+    /// A field's value; `null` counts as absent.
+    pub(crate) fn get(&self, k: usize) -> Option<Val> {
+        let v = self.found[k];
+        (v != 0).then_some(Val(v))
+    }
+
+    /// A required field's value.
+    pub(crate) fn req(&self, k: usize, expected: &str) -> Result<Val, Problem> {
+        self.obj.required(self.keys[k], self.get(k), expected)
+    }
+
+    /// How a field is named in messages: "`price` of the `bid` action".
+    pub(crate) fn field_name(&self, k: usize) -> String {
+        self.obj.field_name(self.keys[k])
+    }
+
+    /// A required string field, borrowed from the text unless it has escapes.
+    pub(crate) fn text(&self, k: usize, expected: &str) -> Result<Spanned<Cow<'s, str>>, Problem> {
+        text_at(self.obj.json, self.req(k, expected)?, &|| self.field_name(k))
+    }
+
+    /// An optional string field, borrowed from the text unless it has escapes.
+    pub(crate) fn opt_text(&self, k: usize) -> Result<Option<Spanned<Cow<'s, str>>>, Problem> {
+        self.get(k)
+            .map(|v| text_at(self.obj.json, v, &|| self.field_name(k)))
+            .transpose()
+    }
+
+    pub(crate) fn int(&self, k: usize, expected: &str) -> Result<Spanned<i64>, Problem> {
+        int_at(self.obj.json, self.req(k, expected)?, &|| self.field_name(k))
+    }
+
+    pub(crate) fn opt_int(&self, k: usize) -> Result<Option<Spanned<i64>>, Problem> {
+        self.get(k)
+            .map(|v| int_at(self.obj.json, v, &|| self.field_name(k)))
+            .transpose()
+    }
+
+    pub(crate) fn array(&self, k: usize, expected: &str) -> Result<Elements<'s>, Problem> {
+        array_at(self.obj.json, self.req(k, expected)?, &|| self.field_name(k))
+    }
+
+    /// An optional array; absent reads as empty.
+    pub(crate) fn opt_array(&self, k: usize) -> Result<Elements<'s>, Problem> {
+        match self.get(k) {
+            Some(v) => array_at(self.obj.json, v, &|| self.field_name(k)),
             None => Ok(Elements {
                 nodes: &[],
                 next: 0,
