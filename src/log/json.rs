@@ -361,24 +361,92 @@ pub(crate) const fn key_code(key: &str) -> u128 {
     code
 }
 
+/// The bits of a [`key_code`] that a key of each length (0 to 16 bytes) fills.
+const KEY_MASKS: [u128; 17] = {
+    let mut masks = [0u128; 17];
+    let mut len = 1;
+    while len <= 16 {
+        masks[len] = u128::MAX >> (128 - 8 * len);
+        len += 1;
+    }
+    masks
+};
+
 /// [`key_code`] of the `len` bytes at `from`; `None` for a longer key (no field set's) and
 /// one that ends in a zero byte.
 #[inline(always)]
 pub(crate) fn key_code_of(b: &[u8], from: usize, len: usize) -> Option<u128> {
-    if len > 16 {
+    let mask = *KEY_MASKS.get(len)?;
+    let word = match b.get(from..from + 16) {
+        // Sixteen bytes are there (the key's end is not the text's): one load, then the mask.
+        Some(bytes) => u128::from_le_bytes(bytes.try_into().ok()?),
+        None => {
+            let mut word = [0u8; 16];
+            word[..len].copy_from_slice(b.get(from..from + len)?);
+            u128::from_le_bytes(word)
+        }
+    };
+    let code = word & mask;
+    // A last byte of zero: the code of the key without it.
+    if len > 0 && code >> (8 * (len - 1)) == 0 {
         return None;
     }
-    let mut word = [0u8; 16];
-    match b.get(from..from + 16) {
-        // Sixteen bytes are there (the key's end is not the text's): one load, then a mask.
-        Some(bytes) => word.copy_from_slice(bytes),
-        None => word[..len].copy_from_slice(b.get(from..from + len)?),
+    Some(code)
+}
+
+/// The keys of a [`field_set!`], found by a perfect hash of their [`key_code`]s: a member's
+/// field is one multiplication, one table look-up and one comparison away.
+pub(crate) struct KeyTable<const N: usize> {
+    codes: [u128; N],
+    multiplier: u64,
+    /// 1 + the index of the key in each bucket, 0 for none.
+    buckets: [u8; 64],
+}
+
+impl<const N: usize> KeyTable<N> {
+    /// The table of `keys`, at compile time.
+    pub(crate) const fn new(keys: [&str; N]) -> KeyTable<N> {
+        assert!(N < 64, "a field set has fewer than 64 keys");
+        let mut codes = [0u128; N];
+        let mut i = 0;
+        while i < N {
+            codes[i] = key_code(keys[i]);
+            i += 1;
+        }
+        // Odd multipliers in turn until one sends every key to its own bucket.
+        let mut multiplier: u64 = 0x9E37_79B9_7F4A_7C15;
+        loop {
+            let mut buckets = [0u8; 64];
+            let mut i = 0;
+            let mut clash = false;
+            while i < N && !clash {
+                let b = Self::bucket(codes[i], multiplier);
+                clash = buckets[b] != 0;
+                buckets[b] = i as u8 + 1;
+                i += 1;
+            }
+            if !clash {
+                return KeyTable {
+                    codes,
+                    multiplier,
+                    buckets,
+                };
+            }
+            multiplier = multiplier.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(2) | 1;
+        }
     }
-    if len > 0 && word[len - 1] == 0 {
-        return None;
+
+    #[inline(always)]
+    const fn bucket(code: u128, multiplier: u64) -> usize {
+        ((code as u64 ^ (code >> 64) as u64).wrapping_mul(multiplier) >> 58) as usize
     }
-    let mask = u128::MAX.checked_shr(128 - 8 * len as u32).unwrap_or(0);
-    Some(u128::from_le_bytes(word) & mask)
+
+    /// The index of the key whose code is `code`, if it is one of them.
+    #[inline(always)]
+    pub(crate) fn slot(&self, code: u128) -> Option<usize> {
+        let at = usize::from(self.buckets[Self::bucket(code, self.multiplier)]).checked_sub(1)?;
+        (self.codes.get(at) == Some(&code)).then_some(at)
+    }
 }
 
 /// A set of fields an object is read for in one pass ([`Obj::find`]): a module `$set` with the
@@ -388,8 +456,6 @@ macro_rules! field_set {
         $(#[$doc])*
         #[allow(dead_code)]
         mod $set {
-            use $crate::log::json::key_code;
-
             #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
             enum Index {
                 $($field),*
@@ -399,16 +465,12 @@ macro_rules! field_set {
 
             pub(super) const KEYS: [&str; [$($key),*].len()] = [$($key),*];
 
-            mod code {
-                $(pub(super) const $field: u128 = super::key_code($key);)*
-            }
+            static TABLE: $crate::log::json::KeyTable<{ KEYS.len() }> =
+                $crate::log::json::KeyTable::new(KEYS);
 
             #[inline(always)]
             pub(super) fn slot(key: u128) -> Option<usize> {
-                match key {
-                    $(code::$field => Some($field),)*
-                    _ => None,
-                }
+                TABLE.slot(key)
             }
         }
     };
@@ -578,6 +640,15 @@ pub(crate) fn text_at<'s>(
             .map(|s| Spanned::new(Cow::Owned(s), span))
             .map_err(|_| wrong_type(json.src, span, what, "a string")),
     }
+}
+
+/// The [`key_code`] of a string value written without escapes (`None` for others).
+pub(crate) fn string_code(json: Json<'_>, v: Val) -> Option<u128> {
+    let n = json.node(v);
+    if n.kind != Kind::String || n.escaped {
+        return None;
+    }
+    key_code_of(json.src.as_bytes(), n.offset as usize + 1, n.len as usize - 2)
 }
 
 /// Decodes a value as a string.

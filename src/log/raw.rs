@@ -122,16 +122,18 @@ macro_rules! action_types {
         impl ActionType {
             /// The type a `type` field names.
             pub(crate) fn of(name: &str) -> ActionType {
-                #[allow(non_upper_case_globals)]
-                mod code {
-                    use crate::log::json::key_code;
-                    $(pub(super) const $variant: u128 = key_code($name);)*
+                match json::key_code_of(name.as_bytes(), 0, name.len()).and_then(Self::known) {
+                    Some(ty) => ty,
+                    None if name.starts_with("program_") => ActionType::Program,
+                    None => ActionType::Unknown,
                 }
-                match json::key_code_of(name.as_bytes(), 0, name.len()) {
-                    $(Some(code::$variant) => ActionType::$variant,)*
-                    _ if name.starts_with("program_") => ActionType::Program,
-                    _ => ActionType::Unknown,
-                }
+            }
+
+            /// The known type whose name has this [`json::key_code`].
+            fn known(code: u128) -> Option<ActionType> {
+                const KNOWN: [ActionType; [$($name),*].len()] = [$(ActionType::$variant),*];
+                static NAMES: json::KeyTable<{ KNOWN.len() }> = json::KeyTable::new([$($name),*]);
+                NAMES.slot(code).map(|i| KNOWN[i])
             }
 
             /// Its name, if it is one railnote knows (not a `program_*` one).
@@ -168,9 +170,12 @@ action_types! {
     Message = "message",
 }
 
-/// An action's type and its name, shared unless it is a `program_*` or unknown one.
-fn action_type(text: Cow<'_, str>) -> (ActionType, Cow<'static, str>) {
-    let ty = ActionType::of(&text);
+/// An action's type and its name (the text of the `type` field `v`), shared unless it is a
+/// `program_*` or unknown one.
+fn action_type(json: Json<'_>, v: Val, text: Cow<'_, str>) -> (ActionType, Cow<'static, str>) {
+    let ty = json::string_code(json, v)
+        .and_then(ActionType::known)
+        .unwrap_or_else(|| ActionType::of(&text));
     match ty.name() {
         Some(name) => (ty, Cow::Borrowed(name)),
         None => (ty, Cow::Owned(text.into_owned())),
@@ -352,27 +357,6 @@ fn parse_action(json: Json<'_>, val: Val, auto: bool) -> Result<RawAction, Vec<P
     let [kind, id, entity, entity_type, action_id, autos] =
         obj.find(&common::KEYS, common::slot).values();
     let name = |key: &'static str| move || obj.field_name(key);
-    let kind = obj
-        .required("type", kind, "the action type, e.g. \"lay_tile\"")
-        .and_then(|v| json::text_at(json, v, &name("type")))
-        .map(|t| (action_type(t.value), t.span));
-    let id = if auto {
-        Ok(None)
-    } else {
-        obj.required("id", id, "the action's integer id")
-            .and_then(|v| json::int_at(json, v, &name("id")))
-            .map(Some)
-    };
-    // Read by the resolver; a file that has them wrong is reported here, undone or not.
-    let entity = entity
-        .map(|v| json::id_at(json, v, &name("entity")))
-        .transpose();
-    let entity_type = entity_type
-        .map(|v| json::text_at(json, v, &name("entity_type")))
-        .transpose();
-    let action_id = action_id
-        .map(|v| json::int_at(json, v, &name("action_id")))
-        .transpose();
     let mut auto_actions = Vec::new();
     match autos.map(|v| json::array_at(json, v, &name("auto_actions"))) {
         None => {}
@@ -401,27 +385,51 @@ fn parse_action(json: Json<'_>, val: Val, auto: bool) -> Result<RawAction, Vec<P
         }
         Some(Err(p)) => problems.push(p),
     }
-    let (kind, id, action_id) = match (kind, id, entity, entity_type, action_id) {
-        (Ok(k), Ok(i), Ok(_), Ok(_), Ok(a)) if problems.is_empty() => (k, i, a),
-        (k, i, e, t, a) => {
-            problems.extend(k.err());
-            problems.extend(i.err());
-            problems.extend(e.err());
-            problems.extend(t.err());
-            problems.extend(a.err());
-            return Err(problems);
-        }
+    // The fields' problems follow those of the auto actions, in this order.
+    let kind = keep(
+        obj.required("type", kind, "the action type, e.g. \"lay_tile\"")
+            .and_then(|v| {
+                let text = json::text_at(json, v, &name("type"))?;
+                Ok(Spanned::new(action_type(json, v, text.value), text.span))
+            }),
+        &mut problems,
+    );
+    let id = if auto {
+        Some(None)
+    } else {
+        keep(
+            obj.required("id", id, "the action's integer id")
+                .and_then(|v| json::int_at(json, v, &name("id"))),
+            &mut problems,
+        )
+        .map(|id| Some(id.value))
     };
-    let ((ty, kind), kind_span) = kind;
-    Ok(RawAction {
-        span: obj.span,
-        id: id.map(|i| i.value),
-        kind: Spanned::new(kind, kind_span),
-        ty,
-        action_id,
-        auto_actions,
-        val,
-    })
+    // Read by the resolver; a file that has them wrong is reported here, undone or not.
+    if let Some(v) = entity {
+        keep(json::id_at(json, v, &name("entity")), &mut problems);
+    }
+    if let Some(v) = entity_type {
+        keep(json::text_at(json, v, &name("entity_type")), &mut problems);
+    }
+    let action_id = match action_id {
+        Some(v) => keep(json::int_at(json, v, &name("action_id")), &mut problems).map(Some),
+        None => Some(None),
+    };
+    match (kind, id, action_id) {
+        (Some(kind), Some(id), Some(action_id)) if problems.is_empty() => {
+            let (ty, name) = kind.value;
+            Ok(RawAction {
+                span: obj.span,
+                id,
+                kind: Spanned::new(name, kind.span),
+                ty,
+                action_id,
+                auto_actions,
+                val,
+            })
+        }
+        _ => Err(problems),
+    }
 }
 
 /// The surviving actions of a log after undo/redo filtering, as indices into `actions`, in
