@@ -642,6 +642,12 @@ pub(crate) fn text_at<'s>(
     }
 }
 
+/// Whether a value is a string without escapes: text as it is written.
+pub(crate) fn is_plain_string(json: Json<'_>, v: Val) -> bool {
+    let n = json.node(v);
+    n.kind == Kind::String && !n.escaped
+}
+
 /// The [`key_code`] of a string value written without escapes (`None` for others).
 pub(crate) fn string_code(json: Json<'_>, v: Val) -> Option<u128> {
     let n = json.node(v);

@@ -356,6 +356,7 @@ fn parse_action(json: Json<'_>, val: Val, auto: bool) -> Result<RawAction, Vec<P
     // The fields every action may have, found in one pass (a log has thousands of actions).
     let [kind, id, entity, entity_type, action_id, autos] =
         obj.find(&common::KEYS, common::slot).values();
+    let obj = &obj;
     let name = |key: &'static str| move || obj.field_name(key);
     let mut auto_actions = Vec::new();
     match autos.map(|v| json::array_at(json, v, &name("auto_actions"))) {
@@ -386,14 +387,21 @@ fn parse_action(json: Json<'_>, val: Val, auto: bool) -> Result<RawAction, Vec<P
         Some(Err(p)) => problems.push(p),
     }
     // The fields' problems follow those of the auto actions, in this order.
-    let kind = keep(
-        obj.required("type", kind, "the action type, e.g. \"lay_tile\"")
-            .and_then(|v| {
-                let text = json::text_at(json, v, &name("type"))?;
-                Ok(Spanned::new(action_type(json, v, text.value), text.span))
-            }),
-        &mut problems,
-    );
+    let known = kind.and_then(|v| Some((v, json::string_code(json, v).and_then(ActionType::known)?)));
+    let kind = match known {
+        Some((v, ty)) => Some(Spanned::new(
+            (ty, ty.name().map_or(Cow::Borrowed(""), Cow::Borrowed)),
+            json.span(v),
+        )),
+        None => keep(
+            obj.required("type", kind, "the action type, e.g. \"lay_tile\"")
+                .and_then(|v| {
+                    let text = json::text_at(json, v, &name("type"))?;
+                    Ok(Spanned::new(action_type(json, v, text.value), text.span))
+                }),
+            &mut problems,
+        ),
+    };
     let id = if auto {
         Some(None)
     } else {
@@ -405,10 +413,10 @@ fn parse_action(json: Json<'_>, val: Val, auto: bool) -> Result<RawAction, Vec<P
         .map(|id| Some(id.value))
     };
     // Read by the resolver; a file that has them wrong is reported here, undone or not.
-    if let Some(v) = entity {
+    if let Some(v) = entity.filter(|v| !json::is_plain_string(json, *v)) {
         keep(json::id_at(json, v, &name("entity")), &mut problems);
     }
-    if let Some(v) = entity_type {
+    if let Some(v) = entity_type.filter(|v| !json::is_plain_string(json, *v)) {
         keep(json::text_at(json, v, &name("entity_type")), &mut problems);
     }
     let action_id = match action_id {

@@ -196,6 +196,7 @@ pub fn resolve(doc: &Document) -> Result<GameLog, LogError> {
         title,
         players: &doc.header.players,
         map: title.map,
+        small_hexes: small_hexes(title.map),
         problems: Vec::new(),
     };
     // Sized once: a log has hundreds of actions, and each growth would copy them all.
@@ -294,6 +295,20 @@ json::field_set! {
 }
 type RouteFields<'s> = Fields<'s, { route::KEYS.len() }>;
 
+/// The hexes `A0` to `Z63` of the map, a bit each ([`Resolver::hex`]).
+fn small_hexes(map: &MapData) -> [u64; 26] {
+    let mut bits = [0u64; 26];
+    for hex in &map.hexes {
+        if let (Some(row), Ok(number @ 0..=63)) = (
+            bits.get_mut(usize::from(hex.id.letter)),
+            u8::try_from(hex.id.number),
+        ) {
+            *row |= 1 << number;
+        }
+    }
+    bits
+}
+
 const ACTION_TYPES: &str =
     "bid, pass, par, buy_shares, sell_shares, buy_company, lay_tile, place_token, run_routes, \
      dividend, buy_train, discard_train, bankrupt, assign, merge, choose, end_game, undo, redo, \
@@ -305,6 +320,9 @@ struct Resolver<'a> {
     title: &'static Title,
     players: &'a [LogPlayer],
     map: &'a MapData,
+    /// The map's hexes `A0` to `Z63`, a bit each: a log names thousands of hexes, and the map
+    /// keeps them in a tree.
+    small_hexes: [u64; 26],
     problems: Vec<Problem>,
 }
 
@@ -780,6 +798,18 @@ impl Resolver<'_> {
     }
 
     fn hex(&mut self, text: &Text<'_>) -> Option<HexId> {
+        // Most coordinates are a capital and one or two digits (as `HexId` parses them).
+        if let [letter @ b'A'..=b'Z', digits @ ..] = text.value.as_bytes() {
+            if let [d @ b'0'..=b'9'] | [b'0'..=b'9', d @ b'0'..=b'9'] = digits {
+                let number = digits[..digits.len() - 1]
+                    .first()
+                    .map_or(0, |tens| (tens - b'0') * 10)
+                    + (d - b'0');
+                if number < 64 && self.small_hexes[usize::from(letter - b'A')] >> number & 1 == 1 {
+                    return Some(HexId::new(letter - b'A', i16::from(number)));
+                }
+            }
+        }
         match text.value.parse::<HexId>() {
             Ok(hex) if self.map.has_hex(hex) => Some(hex),
             Ok(_) => keep!(
