@@ -432,7 +432,10 @@ impl<const N: usize> KeyTable<N> {
                     buckets,
                 };
             }
-            multiplier = multiplier.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(2) | 1;
+            multiplier = multiplier
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(2)
+                | 1;
         }
     }
 
@@ -654,7 +657,11 @@ pub(crate) fn string_code(json: Json<'_>, v: Val) -> Option<u128> {
     if n.kind != Kind::String || n.escaped {
         return None;
     }
-    key_code_of(json.src.as_bytes(), n.offset as usize + 1, n.len as usize - 2)
+    key_code_of(
+        json.src.as_bytes(),
+        n.offset as usize + 1,
+        n.len as usize - 2,
+    )
 }
 
 /// Decodes a value as a string.
@@ -847,7 +854,9 @@ impl<'s> Obj<'s> {
         while i < end {
             let n = &nodes[i as usize];
             let code = if n.key_escaped {
-                self.json.key(Val(i)).and_then(|k| key_code_of(k.as_bytes(), 0, k.len()))
+                self.json
+                    .key(Val(i))
+                    .and_then(|k| key_code_of(k.as_bytes(), 0, k.len()))
             } else {
                 key_code_of(src, n.key_offset as usize, n.key_len as usize)
             };
@@ -988,7 +997,9 @@ impl<'s, const N: usize> Fields<'s, N> {
 
     /// A required string field, borrowed from the text unless it has escapes.
     pub(crate) fn text(&self, k: usize, expected: &str) -> Result<Spanned<Cow<'s, str>>, Problem> {
-        text_at(self.obj.json, self.req(k, expected)?, &|| self.field_name(k))
+        text_at(self.obj.json, self.req(k, expected)?, &|| {
+            self.field_name(k)
+        })
     }
 
     /// An optional string field, borrowed from the text unless it has escapes.
@@ -999,7 +1010,9 @@ impl<'s, const N: usize> Fields<'s, N> {
     }
 
     pub(crate) fn int(&self, k: usize, expected: &str) -> Result<Spanned<i64>, Problem> {
-        int_at(self.obj.json, self.req(k, expected)?, &|| self.field_name(k))
+        int_at(self.obj.json, self.req(k, expected)?, &|| {
+            self.field_name(k)
+        })
     }
 
     pub(crate) fn opt_int(&self, k: usize) -> Result<Option<Spanned<i64>>, Problem> {
@@ -1009,7 +1022,9 @@ impl<'s, const N: usize> Fields<'s, N> {
     }
 
     pub(crate) fn array(&self, k: usize, expected: &str) -> Result<Elements<'s>, Problem> {
-        array_at(self.obj.json, self.req(k, expected)?, &|| self.field_name(k))
+        array_at(self.obj.json, self.req(k, expected)?, &|| {
+            self.field_name(k)
+        })
     }
 
     /// An optional array; absent reads as empty.
@@ -1087,6 +1102,68 @@ mod tests {
         let t = tree(src);
         let p = Obj::document(Json::new(src, &t)).unwrap_err();
         assert_eq!(p.kind, ProblemKind::NotALog);
+    }
+
+    #[test]
+    fn key_tables_find_their_keys_and_no_others() {
+        const KEYS: [&str; 8] = [
+            "entity",
+            "entity_type",
+            "a",
+            "",
+            "0123456789abcdef",
+            "id",
+            "ID",
+            "i",
+        ];
+        let table = KeyTable::new(KEYS);
+        for (i, k) in KEYS.iter().enumerate() {
+            assert_eq!(
+                key_code_of(k.as_bytes(), 0, k.len()).and_then(|c| table.slot(c)),
+                Some(i)
+            );
+            // Where sixteen bytes follow and where they do not.
+            let padded = format!("{k}\"{}", "x".repeat(20));
+            assert_eq!(
+                key_code_of(padded.as_bytes(), 0, k.len()).and_then(|c| table.slot(c)),
+                Some(i)
+            );
+        }
+        for other in [
+            "entit",
+            "entity_",
+            "b",
+            "0123456789abcdeF",
+            "Id",
+            "id\0",
+            "a\0\0",
+            "\0",
+        ] {
+            let code = key_code_of(other.as_bytes(), 0, other.len());
+            assert_eq!(code.and_then(|c| table.slot(c)), None, "{other:?}");
+        }
+        assert_eq!(key_code_of(b"0123456789abcdefg", 0, 17), None);
+    }
+
+    #[test]
+    fn a_field_set_reads_the_last_of_repeated_keys_and_escaped_keys() {
+        field_set! {
+            probe {
+                TYPE = "type",
+                HEX = "hex",
+            }
+        }
+        let src = r#"{"type": 1, "h\u0065x": 2, "type": 3, "hex\u0000": 4, "x": 5}"#;
+        let t = tree(src);
+        let json = Json::new(src, &t);
+        let doc = Obj::document(json).unwrap();
+        let fields = doc.find(&probe::KEYS, probe::slot);
+        let int = |k| fields.int(k, "").unwrap().value;
+        assert_eq!((int(probe::TYPE), int(probe::HEX)), (3, 2));
+        let src = r#"{"type": 1, "type": null}"#;
+        let t = tree(src);
+        let doc = Obj::document(Json::new(src, &t)).unwrap();
+        assert_eq!(doc.find(&probe::KEYS, probe::slot).get(probe::TYPE), None);
     }
 
     /// Where the tree and serde_json's raw values disagree about a text, if anywhere: whether

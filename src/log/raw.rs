@@ -387,7 +387,8 @@ fn parse_action(json: Json<'_>, val: Val, auto: bool) -> Result<RawAction, Vec<P
         Some(Err(p)) => problems.push(p),
     }
     // The fields' problems follow those of the auto actions, in this order.
-    let known = kind.and_then(|v| Some((v, json::string_code(json, v).and_then(ActionType::known)?)));
+    let known =
+        kind.and_then(|v| Some((v, json::string_code(json, v).and_then(ActionType::known)?)));
     let kind = match known {
         Some((v, ty)) => Some(Spanned::new(
             (ty, ty.name().map_or(Cow::Borrowed(""), Cow::Borrowed)),

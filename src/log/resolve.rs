@@ -445,8 +445,11 @@ impl Resolver<'_> {
                 })
             }
             ActionType::Dividend => {
-                let kind = keep!(self, obj.text(KIND, "\"payout\" or \"withhold\"")).and_then(
-                    |k| match k.value.as_ref() {
+                let kind =
+                    keep!(self, obj.text(KIND, "\"payout\" or \"withhold\"")).and_then(|k| match k
+                        .value
+                        .as_ref()
+                    {
                         "payout" => Some(DividendKind::Payout),
                         "withhold" => Some(DividendKind::Withhold),
                         other => keep!(
@@ -457,8 +460,7 @@ impl Resolver<'_> {
                                 other
                             ))
                         ),
-                    },
-                );
+                    });
                 Some(Action::Dividend {
                     entity: entity?,
                     kind: kind?,
@@ -531,9 +533,9 @@ impl Resolver<'_> {
     fn entity(&mut self, raw: &RawAction, obj: &ActionFields<'_>) -> Option<Entity> {
         const EXPECTED: &str = "who acts: a player id or a corporation/company symbol";
         // Both read already by [`raw::parse`], which reports them when they are not text.
-        let entity = obj.get(ENTITY).map(|v| {
-            json::id_at(self.json, v, &|| obj.field_name(ENTITY))
-        });
+        let entity = obj
+            .get(ENTITY)
+            .map(|v| json::id_at(self.json, v, &|| obj.field_name(ENTITY)));
         let entity_type = obj.opt_text(ENTITY_TYPE);
         let (entity, entity_type) = match (entity, entity_type) {
             (Some(Ok(e)), Ok(t)) => (e, t),
@@ -753,11 +755,7 @@ impl Resolver<'_> {
         parsed
     }
 
-    fn train_field<const N: usize>(
-        &mut self,
-        obj: &Fields<'_, N>,
-        key: usize,
-    ) -> Option<TrainId> {
+    fn train_field<const N: usize>(&mut self, obj: &Fields<'_, N>, key: usize) -> Option<TrainId> {
         let text = keep!(self, obj.text(key, "a train id, e.g. \"3-1\""))?;
         self.train(&text)
     }
