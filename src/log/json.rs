@@ -394,6 +394,17 @@ pub(crate) fn key_code_of(b: &[u8], from: usize, len: usize) -> Option<u128> {
     Some(code)
 }
 
+/// [`key_code_of`] for a key or string as written in a JSON text, which has no zero bytes
+/// (a control character is written escaped).
+#[inline(always)]
+fn written_code(src: &[u8], from: usize, len: usize) -> Option<u128> {
+    let mask = *KEY_MASKS.get(len)?;
+    match src.get(from..from + 16) {
+        Some(bytes) => Some(u128::from_le_bytes(bytes.try_into().ok()?) & mask),
+        None => key_code_of(src, from, len),
+    }
+}
+
 /// The keys of a [`field_set!`], found by a perfect hash of their [`key_code`]s: a member's
 /// field is one multiplication, one table look-up and one comparison away.
 pub(crate) struct KeyTable<const N: usize> {
@@ -657,7 +668,7 @@ pub(crate) fn string_code(json: Json<'_>, v: Val) -> Option<u128> {
     if n.kind != Kind::String || n.escaped {
         return None;
     }
-    key_code_of(
+    written_code(
         json.src.as_bytes(),
         n.offset as usize + 1,
         n.len as usize - 2,
@@ -858,7 +869,7 @@ impl<'s> Obj<'s> {
                     .key(Val(i))
                     .and_then(|k| key_code_of(k.as_bytes(), 0, k.len()))
             } else {
-                key_code_of(src, n.key_offset as usize, n.key_len as usize)
+                written_code(src, n.key_offset as usize, n.key_len as usize)
             };
             if let Some(at) = code.and_then(&slot).and_then(|at| found.get_mut(at)) {
                 // The root is no member: 0 is free to say "absent".
