@@ -277,3 +277,172 @@ fn single_line_logs_are_excerpted() {
     assert!(text.lines().all(|l| l.chars().count() < 200), "{text}");
     insta::assert_snapshot!(text);
 }
+
+/// A JSON text of `value` written as no exporter writes it, in one of several ways serde_json
+/// reads as the same value: whitespace everywhere, members in reverse order, every key and some
+/// strings spelled with escapes, integers of amounts written as `80.0`, and each member after a
+/// member of the same key with another value (the last one counts).
+fn rewritten(value: &serde_json::Value, style: u8, key: Option<&str>, out: &mut String) {
+    use serde_json::Value;
+    let gap = if style == 0 { "\n\t " } else { "" };
+    match value {
+        Value::Object(members) => {
+            out.push('{');
+            let members_are_an_action = members.contains_key("type");
+            let mut members: Vec<_> = members.iter().collect();
+            if style == 1 {
+                members.reverse();
+            }
+            for (i, (k, v)) in members.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(gap);
+                if style == 4 {
+                    // An earlier member with the same key, which the later one replaces.
+                    out.push_str(&format!("{}:[{{\"x\":1}}],", serde_json::json!(k)));
+                }
+                if style == 2 {
+                    // The first character escaped: `"\u0074ype"`.
+                    let mut chars = k.chars();
+                    let first = chars.next().map_or(String::new(), |c| {
+                        c.encode_utf16(&mut [0; 2])
+                            .iter()
+                            .map(|u| format!("\\u{u:04x}"))
+                            .collect()
+                    });
+                    let rest = serde_json::json!(chars.as_str()).to_string();
+                    out.push_str(&format!("\"{first}{}", &rest[1..]));
+                } else {
+                    out.push_str(&serde_json::json!(k).to_string());
+                }
+                out.push_str(gap);
+                out.push(':');
+                out.push_str(gap);
+                // Game and player ids are read as text: only an action's id is an integer.
+                let action = members_are_an_action;
+                let key = if k == "id" && !action {
+                    "game or player id"
+                } else {
+                    k
+                };
+                rewritten(v, style, Some(key), out);
+                out.push_str(gap);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(gap);
+                rewritten(item, style, None, out);
+                out.push_str(gap);
+            }
+            out.push(']');
+        }
+        Value::String(s) if style == 2 && s.starts_with(char::is_alphabetic) => {
+            // `"HSM_1"` as `"\u0048SM_1"`, `"pass"` as `"\u0070ass"`.
+            let first = s.chars().next().unwrap_or('a');
+            let rest = serde_json::json!(&s[first.len_utf8()..]).to_string();
+            out.push_str(&format!("\"\\u{:04x}{}", first as u32, &rest[1..]));
+        }
+        Value::Number(n)
+            if style == 3
+                && n.is_i64()
+                && matches!(
+                    key,
+                    Some(
+                        "price" | "percent" | "revenue" | "cost" | "id" | "action_id" | "rotation"
+                    )
+                ) =>
+        {
+            out.push_str(&format!("{n}.0"));
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+/// What a read log says, apart from where it is written.
+fn meaning(log: &log::GameLog) -> String {
+    let actions: Vec<String> = log
+        .actions
+        .iter()
+        .map(|a| {
+            let autos: Vec<String> = a
+                .auto_actions
+                .iter()
+                .map(|x| format!("{} {:?}", x.type_name, x.action))
+                .collect();
+            format!(
+                "{} {} {} {:?} {autos:?}",
+                a.raw_index, a.action_id, a.type_name, a.action
+            )
+        })
+        .collect();
+    let h = &log.header;
+    let result: Option<Vec<(&String, i64)>> = h
+        .result
+        .as_ref()
+        .map(|r| r.iter().map(|(k, v)| (k, v.value)).collect());
+    let players: Vec<(&str, &str)> = h
+        .players
+        .iter()
+        .map(|p| (p.id.as_str(), p.name.as_str()))
+        .collect();
+    let rules: Vec<&str> = h.optional_rules.iter().map(|r| r.value.as_str()).collect();
+    format!(
+        "{} {:?} {players:?} {rules:?} {:?} {result:?} {:?} {}\n{}",
+        h.title.value,
+        h.game_id,
+        h.seed,
+        h.game_end_reason,
+        log.raw_count,
+        actions.join("\n")
+    )
+}
+
+#[test]
+fn unusual_but_valid_json_reads_as_the_exported_log() {
+    let Some(shared) = crate::common::shared_dir() else {
+        return;
+    };
+    let titles = std::fs::read_dir(shared.join("fixtures")).unwrap();
+    let mut titles: Vec<_> = titles.map(|t| t.unwrap().file_name()).collect();
+    titles.sort();
+    let mut read_files = 0;
+    for title in titles {
+        for path in crate::common::fixtures(&shared, &title.to_string_lossy()) {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let Ok(plain) = log::read("game.json", &text) else {
+                continue;
+            };
+            let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+            for style in 0..5 {
+                let mut other = String::new();
+                rewritten(&value, style, None, &mut other);
+                let read = log::read("game.json", &other)
+                    .unwrap_or_else(|e| panic!("{} style {style}: {}", path.display(), render(&e)));
+                assert_eq!(
+                    meaning(&read),
+                    meaning(&plain),
+                    "{} style {style}",
+                    path.display()
+                );
+                // Every action's span is its object, wherever it is written.
+                for a in &read.actions {
+                    let written: serde_json::Value =
+                        serde_json::from_str(&other[a.span.offset..a.span.end()]).unwrap();
+                    assert_eq!(
+                        written.get("type").and_then(|t| t.as_str()),
+                        Some(a.type_name.as_str())
+                    );
+                }
+            }
+            read_files += 1;
+        }
+    }
+    assert!(read_files >= 10, "only {read_files} fixtures read");
+}

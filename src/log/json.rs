@@ -72,8 +72,13 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\t' | b'\r')
 }
 
+#[inline(always)]
 fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while b.get(i).copied().is_some_and(is_ws) {
+    // Most values of a log follow their comma or colon directly, or after one space.
+    while let Some(&c) = b.get(i) {
+        if c > b' ' || !is_ws(c) {
+            break;
+        }
         i += 1;
     }
     i
@@ -84,6 +89,7 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 
 /// The high bit of each byte of `w` (little endian) that is a quote, a backslash or a control
 /// character; the lowest one set is exact (the others may be false).
+#[inline(always)]
 fn specials(w: u64) -> u64 {
     let zero = |v: u64| v.wrapping_sub(ONES) & !v;
     let quote = zero(w ^ (ONES * u64::from(b'"')));
@@ -93,40 +99,43 @@ fn specials(w: u64) -> u64 {
 }
 
 /// The end of the string starting with the quote at `i`, and whether it has escapes.
-fn string_end(b: &[u8], i: usize) -> Result<(usize, bool), usize> {
+#[inline(always)]
+fn string_end(b: &[u8], i: usize) -> Option<(usize, bool)> {
     let mut j = i + 1;
     let mut escaped = false;
     loop {
         // Eight bytes at a time up to the next byte that needs a look.
         while let Some(chunk) = b.get(j..j + 8) {
-            let mut word = [0; 8];
-            word.copy_from_slice(chunk);
-            let found = specials(u64::from_le_bytes(word));
+            let found = specials(u64::from_le_bytes(chunk.try_into().ok()?));
             if found != 0 {
                 j += (found.trailing_zeros() / 8) as usize;
                 break;
             }
             j += 8;
         }
-        match *b.get(j).ok_or(j)? {
-            b'"' => return Ok((j + 1, escaped)),
+        match *b.get(j)? {
+            b'"' => return Some((j + 1, escaped)),
             b'\\' => {
                 escaped = true;
-                match *b.get(j + 1).ok_or(j + 1)? {
-                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => j += 2,
-                    b'u' => {
-                        let hex = b.get(j + 2..j + 6).ok_or(j + 2)?;
-                        if !hex.iter().all(u8::is_ascii_hexdigit) {
-                            return Err(j + 2);
-                        }
-                        j += 6;
-                    }
-                    _ => return Err(j + 1),
-                }
+                j = escape_end(b, j)?;
             }
-            c if c < 0x20 => return Err(j),
+            c if c < 0x20 => return None,
             _ => j += 1,
         }
+    }
+}
+
+/// The end of the escape sequence whose backslash is at `j`.
+#[inline(never)]
+fn escape_end(b: &[u8], j: usize) -> Option<usize> {
+    match *b.get(j + 1)? {
+        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(j + 2),
+        b'u' => b
+            .get(j + 2..j + 6)?
+            .iter()
+            .all(u8::is_ascii_hexdigit)
+            .then_some(j + 6),
+        _ => None,
     }
 }
 
@@ -138,20 +147,30 @@ fn digits_end(b: &[u8], mut i: usize) -> usize {
 }
 
 /// The end of the number starting at `i` (RFC 8259 grammar, as serde_json reads it).
-fn number_end(b: &[u8], i: usize) -> Result<usize, usize> {
+#[inline(always)]
+fn number_end(b: &[u8], i: usize) -> Option<usize> {
     let mut j = i;
     if b.get(j) == Some(&b'-') {
         j += 1;
     }
-    match b.get(j) {
-        Some(b'0') => j += 1,
-        Some(b'1'..=b'9') => j = digits_end(b, j + 1),
-        _ => return Err(j),
+    match *b.get(j)? {
+        b'0' => j += 1,
+        b'1'..=b'9' => j = digits_end(b, j + 1),
+        _ => return None,
     }
+    match b.get(j) {
+        Some(b'.' | b'e' | b'E') => fraction_end(b, j),
+        _ => Some(j),
+    }
+}
+
+/// The end of a number's fraction and exponent, which start at `j`.
+#[inline(never)]
+fn fraction_end(b: &[u8], mut j: usize) -> Option<usize> {
     if b.get(j) == Some(&b'.') {
         let k = digits_end(b, j + 1);
         if k == j + 1 {
-            return Err(k);
+            return None;
         }
         j = k;
     }
@@ -162,101 +181,127 @@ fn number_end(b: &[u8], i: usize) -> Result<usize, usize> {
         }
         let k = digits_end(b, j);
         if k == j {
-            return Err(k);
+            return None;
         }
         j = k;
     }
-    Ok(j)
+    Some(j)
 }
 
-/// After the `"` of a member's key at `i`: reads the key, the colon and the whitespace before
+/// A member's key: where its text starts, how long it is, whether it has escapes.
+#[derive(Clone, Copy)]
+struct Key {
+    offset: u32,
+    len: u32,
+    escaped: bool,
+}
+
+impl Key {
+    /// An array's element has none.
+    const NONE: Key = Key {
+        offset: 0,
+        len: 0,
+        escaped: false,
+    };
+}
+
+/// At the `"` of a member's key at `i`: reads the key, the colon and the whitespace before
 /// the value; returns where the value starts.
-fn member_key(b: &[u8], i: usize, key: &mut (u32, u32, bool)) -> Result<usize, usize> {
-    if b.get(i) != Some(&b'"') {
-        return Err(i);
+#[inline(always)]
+fn member_key(b: &[u8], i: usize, key: &mut Key) -> Option<usize> {
+    if *b.get(i)? != b'"' {
+        return None;
     }
     let (end, escaped) = string_end(b, i)?;
-    *key = ((i + 1) as u32, (end - i - 2) as u32, escaped);
-    let colon = skip_ws(b, end);
-    if b.get(colon) != Some(&b':') {
-        return Err(colon);
+    *key = Key {
+        offset: (i + 1) as u32,
+        len: (end - i - 2) as u32,
+        escaped,
+    };
+    let mut colon = end;
+    if *b.get(colon)? != b':' {
+        colon = skip_ws(b, colon);
+        if *b.get(colon)? != b':' {
+            return None;
+        }
     }
-    Ok(skip_ws(b, colon + 1))
+    Some(skip_ws(b, colon + 1))
+}
+
+/// A container not yet closed.
+#[derive(Clone, Copy)]
+struct Open {
+    index: u32,
+    object: bool,
 }
 
 impl Tree {
-    /// Reads a JSON text; on a syntax error, where it is (serde_json says what it is).
-    fn parse(src: &str) -> Result<Tree, usize> {
+    /// Reads a JSON text; `None` if it is not JSON (serde_json says why) or 4 GiB or more.
+    fn parse(src: &str) -> Option<Tree> {
         let b = src.as_bytes();
-        if u32::try_from(b.len()).is_err() {
-            return Err(0);
-        }
+        u32::try_from(b.len()).ok()?;
         // About one value per 8 bytes of an 18xx.games log.
         let mut nodes: Vec<Node> = Vec::with_capacity(b.len() / 8 + 1);
         // The containers not yet closed, innermost last.
-        let mut open: Vec<u32> = Vec::new();
-        let mut key = (0, 0, false);
+        let mut open: Vec<Open> = Vec::with_capacity(16);
+        let mut key = Key::NONE;
         let mut i = skip_ws(b, 0);
         loop {
             // A value starts at `i`.
             let start = i;
-            let node = |kind: Kind, len: usize, escaped: bool| Node {
-                offset: start as u32,
-                len: len as u32,
-                key_offset: key.0,
-                key_len: key.1,
-                end: 0,
-                kind,
-                escaped,
-                key_escaped: key.2,
-            };
-            let leaf = match *b.get(i).ok_or(i)? {
-                c @ (b'{' | b'[') => {
-                    let kind = if c == b'{' { Kind::Object } else { Kind::Array };
-                    open.push(nodes.len() as u32);
-                    nodes.push(node(kind, 0, false));
+            let c = *b.get(i)?;
+            let (kind, end, escaped) = match c {
+                b'"' => {
+                    let (end, escaped) = string_end(b, i)?;
+                    (Kind::String, end, escaped)
+                }
+                b'-' | b'0'..=b'9' => (Kind::Number, number_end(b, i)?, false),
+                b'{' | b'[' => {
+                    let object = c == b'{';
+                    let index = nodes.len() as u32;
+                    open.push(Open { index, object });
+                    nodes.push(Node {
+                        offset: start as u32,
+                        len: 0,
+                        key_offset: key.offset,
+                        key_len: key.len,
+                        end: 0,
+                        kind: if object { Kind::Object } else { Kind::Array },
+                        escaped: false,
+                        key_escaped: key.escaped,
+                    });
                     i = skip_ws(b, i + 1);
-                    let close = if c == b'{' { b'}' } else { b']' };
-                    if b.get(i) != Some(&close) {
-                        if kind == Kind::Object {
+                    let close = if object { b'}' } else { b']' };
+                    if *b.get(i)? != close {
+                        if object {
                             i = member_key(b, i, &mut key)?;
-                            if let Some(n) = nodes.last_mut() {
-                                n.escaped |= key.2;
+                            if key.escaped {
+                                nodes[index as usize].escaped = true;
                             }
                         } else {
-                            key = (0, 0, false);
+                            key = Key::NONE;
                         }
                         continue;
                     }
                     // An empty container: closed below.
-                    None
+                    (Kind::Null, i, false)
                 }
-                b'"' => {
-                    let (end, escaped) = string_end(b, i)?;
-                    Some((node(Kind::String, end - i, escaped), end))
-                }
-                b'-' | b'0'..=b'9' => {
-                    let end = number_end(b, i)?;
-                    Some((node(Kind::Number, end - i, false), end))
-                }
-                _ => {
-                    let (kind, word): (Kind, &[u8]) = match b[i] {
-                        b't' => (Kind::Bool, b"true"),
-                        b'f' => (Kind::Bool, b"false"),
-                        b'n' => (Kind::Null, b"null"),
-                        _ => return Err(i),
-                    };
-                    if !b[i..].starts_with(word) {
-                        return Err(i);
-                    }
-                    Some((node(kind, word.len(), false), i + word.len()))
-                }
+                b't' => (Kind::Bool, literal_end(b, i, b"true")?, false),
+                b'f' => (Kind::Bool, literal_end(b, i, b"false")?, false),
+                b'n' => (Kind::Null, literal_end(b, i, b"null")?, false),
+                _ => return None,
             };
-            if let Some((n, end)) = leaf {
+            if end != i {
                 let index = nodes.len() as u32;
                 nodes.push(Node {
+                    offset: start as u32,
+                    len: (end - start) as u32,
+                    key_offset: key.offset,
+                    key_len: key.len,
                     end: index + 1,
-                    ..n
+                    kind,
+                    escaped,
+                    key_escaped: key.escaped,
                 });
                 i = end;
             }
@@ -264,38 +309,187 @@ impl Tree {
             loop {
                 i = skip_ws(b, i);
                 let Some(&top) = open.last() else {
-                    return if i == b.len() {
-                        Ok(Tree { nodes })
-                    } else {
-                        Err(i)
-                    };
+                    return (i == b.len()).then_some(Tree { nodes });
                 };
-                let object = nodes[top as usize].kind == Kind::Object;
-                match (b.get(i), object) {
-                    (Some(b','), _) => {
-                        i = skip_ws(b, i + 1);
-                        if object {
-                            i = member_key(b, i, &mut key)?;
-                            nodes[top as usize].escaped |= key.2;
-                        } else {
-                            key = (0, 0, false);
+                match (*b.get(i)?, top.object) {
+                    (b',', true) => {
+                        i = member_key(b, skip_ws(b, i + 1), &mut key)?;
+                        if key.escaped {
+                            nodes[top.index as usize].escaped = true;
                         }
                         break;
                     }
-                    (Some(b'}'), true) | (Some(b']'), false) => {
+                    (b',', false) => {
+                        i = skip_ws(b, i + 1);
+                        key = Key::NONE;
+                        break;
+                    }
+                    (b'}', true) | (b']', false) => {
                         let end = nodes.len() as u32;
-                        let n = &mut nodes[top as usize];
+                        let n = &mut nodes[top.index as usize];
                         n.len = (i + 1) as u32 - n.offset;
                         n.end = end;
                         open.pop();
                         i += 1;
                     }
-                    _ => return Err(i),
+                    _ => return None,
                 }
             }
         }
     }
 }
+
+/// The end of the literal `word` expected at `i`.
+#[inline(always)]
+fn literal_end(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
+    b.get(i..)?.starts_with(word).then_some(i + word.len())
+}
+
+/// A key of at most 16 bytes as one number (its bytes, little endian, zero-padded), so that
+/// a [`field_set!`] finds a member's field with a few integer comparisons. Only keys that end
+/// in zero bytes (written `\u0000`) could share a code with another: [`key_code_of`] gives
+/// them none.
+pub(crate) const fn key_code(key: &str) -> u128 {
+    let b = key.as_bytes();
+    assert!(b.len() <= 16, "a field set's keys have at most 16 bytes");
+    let mut code = 0u128;
+    let mut i = 0;
+    while i < b.len() {
+        code |= (b[i] as u128) << (8 * i);
+        i += 1;
+    }
+    code
+}
+
+/// The bits of a [`key_code`] that a key of each length (0 to 16 bytes) fills.
+const KEY_MASKS: [u128; 17] = {
+    let mut masks = [0u128; 17];
+    let mut len = 1;
+    while len <= 16 {
+        masks[len] = u128::MAX >> (128 - 8 * len);
+        len += 1;
+    }
+    masks
+};
+
+/// [`key_code`] of the `len` bytes at `from`; `None` for a longer key (no field set's) and
+/// one that ends in a zero byte.
+#[inline(always)]
+pub(crate) fn key_code_of(b: &[u8], from: usize, len: usize) -> Option<u128> {
+    let mask = *KEY_MASKS.get(len)?;
+    let word = match b.get(from..from + 16) {
+        // Sixteen bytes are there (the key's end is not the text's): one load, then the mask.
+        Some(bytes) => u128::from_le_bytes(bytes.try_into().ok()?),
+        None => {
+            let mut word = [0u8; 16];
+            word[..len].copy_from_slice(b.get(from..from + len)?);
+            u128::from_le_bytes(word)
+        }
+    };
+    let code = word & mask;
+    // A last byte of zero: the code of the key without it.
+    if len > 0 && code >> (8 * (len - 1)) == 0 {
+        return None;
+    }
+    Some(code)
+}
+
+/// [`key_code_of`] for a key or string as written in a JSON text, which has no zero bytes
+/// (a control character is written escaped).
+#[inline(always)]
+fn written_code(src: &[u8], from: usize, len: usize) -> Option<u128> {
+    let mask = *KEY_MASKS.get(len)?;
+    match src.get(from..from + 16) {
+        Some(bytes) => Some(u128::from_le_bytes(bytes.try_into().ok()?) & mask),
+        None => key_code_of(src, from, len),
+    }
+}
+
+/// The keys of a [`field_set!`], found by a perfect hash of their [`key_code`]s: a member's
+/// field is one multiplication, one table look-up and one comparison away.
+pub(crate) struct KeyTable<const N: usize> {
+    codes: [u128; N],
+    multiplier: u64,
+    /// 1 + the index of the key in each bucket, 0 for none.
+    buckets: [u8; 64],
+}
+
+impl<const N: usize> KeyTable<N> {
+    /// The table of `keys`, at compile time.
+    pub(crate) const fn new(keys: [&str; N]) -> KeyTable<N> {
+        assert!(N < 64, "a field set has fewer than 64 keys");
+        let mut codes = [0u128; N];
+        let mut i = 0;
+        while i < N {
+            codes[i] = key_code(keys[i]);
+            i += 1;
+        }
+        // Odd multipliers in turn until one sends every key to its own bucket.
+        let mut multiplier: u64 = 0x9E37_79B9_7F4A_7C15;
+        loop {
+            let mut buckets = [0u8; 64];
+            let mut i = 0;
+            let mut clash = false;
+            while i < N && !clash {
+                let b = Self::bucket(codes[i], multiplier);
+                clash = buckets[b] != 0;
+                buckets[b] = i as u8 + 1;
+                i += 1;
+            }
+            if !clash {
+                return KeyTable {
+                    codes,
+                    multiplier,
+                    buckets,
+                };
+            }
+            multiplier = multiplier
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(2)
+                | 1;
+        }
+    }
+
+    #[inline(always)]
+    const fn bucket(code: u128, multiplier: u64) -> usize {
+        ((code as u64 ^ (code >> 64) as u64).wrapping_mul(multiplier) >> 58) as usize
+    }
+
+    /// The index of the key whose code is `code`, if it is one of them.
+    #[inline(always)]
+    pub(crate) fn slot(&self, code: u128) -> Option<usize> {
+        let at = usize::from(self.buckets[Self::bucket(code, self.multiplier)]).checked_sub(1)?;
+        (self.codes.get(at) == Some(&code)).then_some(at)
+    }
+}
+
+/// A set of fields an object is read for in one pass ([`Obj::find`]): a module `$set` with the
+/// keys (`KEYS`), each field's index (`$field`), and `slot`, which finds a key code's index.
+macro_rules! field_set {
+    ($(#[$doc:meta])* $set:ident { $($field:ident = $key:literal),* $(,)? }) => {
+        $(#[$doc])*
+        #[allow(dead_code)]
+        mod $set {
+            #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+            enum Index {
+                $($field),*
+            }
+
+            $(pub(super) const $field: usize = Index::$field as usize;)*
+
+            pub(super) const KEYS: [&str; [$($key),*].len()] = [$($key),*];
+
+            static TABLE: $crate::log::json::KeyTable<{ KEYS.len() }> =
+                $crate::log::json::KeyTable::new(KEYS);
+
+            #[inline(always)]
+            pub(super) fn slot(key: u128) -> Option<usize> {
+                TABLE.slot(key)
+            }
+        }
+    };
+}
+pub(crate) use field_set;
 
 /// A JSON text and its tree.
 #[derive(Debug, Clone, Copy)]
@@ -330,12 +524,12 @@ impl<'s> Json<'s> {
     /// # Errors
     /// The text is not JSON.
     pub(crate) fn parse(src: &str) -> Result<Tree, Problem> {
-        Tree::parse(src).map_err(|at| match serde_json::from_str::<&RawValue>(src) {
+        Tree::parse(src).ok_or_else(|| match serde_json::from_str::<&RawValue>(src) {
             Err(e) => syntax_problem(src, &e),
             // Only a text of 4 GiB or more gets here.
             Ok(_) => Problem::new(
                 ProblemKind::Syntax,
-                Span::new(at.min(src.len()), 0),
+                Span::new(0, 0),
                 "the file is too large to be a game log",
                 "here",
             ),
@@ -462,6 +656,25 @@ pub(crate) fn text_at<'s>(
     }
 }
 
+/// Whether a value is a string without escapes: text as it is written.
+pub(crate) fn is_plain_string(json: Json<'_>, v: Val) -> bool {
+    let n = json.node(v);
+    n.kind == Kind::String && !n.escaped
+}
+
+/// The [`key_code`] of a string value written without escapes (`None` for others).
+pub(crate) fn string_code(json: Json<'_>, v: Val) -> Option<u128> {
+    let n = json.node(v);
+    if n.kind != Kind::String || n.escaped {
+        return None;
+    }
+    written_code(
+        json.src.as_bytes(),
+        n.offset as usize + 1,
+        n.len as usize - 2,
+    )
+}
+
 /// Decodes a value as a string.
 pub(crate) fn string_at(
     json: Json<'_>,
@@ -494,22 +707,27 @@ pub(crate) fn int_at(
     }
 }
 
-/// Decodes a value that is a string or an integer, as text (player ids are either).
-pub(crate) fn id_at(
-    json: Json<'_>,
+/// Decodes a value that is a string or an integer, as text (player ids are either); borrowed
+/// from the file unless it has escapes or is not written as the integer would be printed.
+pub(crate) fn id_at<'s>(
+    json: Json<'s>,
     v: Val,
     what: &dyn Fn() -> String,
-) -> Result<Spanned<String>, Problem> {
+) -> Result<Spanned<Cow<'s, str>>, Problem> {
     let span = json.span(v);
     match json.node(v).kind {
-        Kind::String => string_at(json, v, what),
+        Kind::String => text_at(json, v, what),
         Kind::Number => {
             let text = json.text(v);
+            // A JSON integer is written as it is printed, but for `-0`.
+            if text.parse::<i64>().is_ok() && text != "-0" {
+                return Ok(Spanned::new(Cow::Borrowed(text), span));
+            }
             match text
                 .parse::<i64>()
                 .or_else(|_| serde_json::from_str::<i64>(text))
             {
-                Ok(i) => Ok(Spanned::new(i.to_string(), span)),
+                Ok(i) => Ok(Spanned::new(Cow::Owned(i.to_string()), span)),
                 Err(_) => Err(wrong_type(json.src, span, what, "a string or an integer")),
             }
         }
@@ -634,28 +852,36 @@ impl<'s> Obj<'s> {
         found
     }
 
-    /// Several fields' values, found in one pass over the members; `null` counts as absent.
-    pub(crate) fn get_all<const N: usize>(&self, keys: [&str; N]) -> [Option<Val>; N] {
+    /// The fields of a [`field_set!`] in one pass over the members. When a key is repeated
+    /// the last one counts (as for serde_json); `null` counts as absent.
+    pub(crate) fn find<const N: usize>(
+        &self,
+        keys: &'static [&'static str; N],
+        slot: impl Fn(u128) -> Option<usize>,
+    ) -> Fields<'s, N> {
         let (nodes, src) = (&self.json.tree.nodes, self.json.src.as_bytes());
         let (mut i, end) = (self.val.0 + 1, nodes[self.val.index()].end);
-        let mut found = [None; N];
+        let mut found = [0; N];
         while i < end {
             let n = &nodes[i as usize];
-            let from = n.key_offset as usize;
-            for (k, key) in keys.iter().enumerate() {
-                let is = if n.key_escaped {
-                    self.json.key_is(Val(i), key)
-                } else {
-                    n.key_len as usize == key.len()
-                        && &src[from..from + key.len()] == key.as_bytes()
-                };
-                if is {
-                    found[k] = Some(Val(i));
-                }
+            let code = if n.key_escaped {
+                self.json
+                    .key(Val(i))
+                    .and_then(|k| key_code_of(k.as_bytes(), 0, k.len()))
+            } else {
+                written_code(src, n.key_offset as usize, n.key_len as usize)
+            };
+            if let Some(at) = code.and_then(&slot).and_then(|at| found.get_mut(at)) {
+                // The root is no member: 0 is free to say "absent".
+                *at = if n.kind == Kind::Null { 0 } else { i };
             }
             i = n.end;
         }
-        found.map(|v| v.filter(|v| self.json.node(*v).kind != Kind::Null))
+        Fields {
+            obj: *self,
+            keys,
+            found,
+        }
     }
 
     /// A field's value; `null` counts as absent.
@@ -703,20 +929,6 @@ impl<'s> Obj<'s> {
         })
     }
 
-    /// A required string field, borrowed from the text unless it has escapes.
-    pub(crate) fn text(&self, key: &str, expected: &str) -> Result<Spanned<Cow<'s, str>>, Problem> {
-        text_at(self.json, self.req(key, expected)?, &|| {
-            self.field_name(key)
-        })
-    }
-
-    /// An optional string field, borrowed from the text unless it has escapes.
-    pub(crate) fn opt_text(&self, key: &str) -> Result<Option<Spanned<Cow<'s, str>>>, Problem> {
-        self.get(key)
-            .map(|v| text_at(self.json, v, &|| self.field_name(key)))
-            .transpose()
-    }
-
     pub(crate) fn opt_str(&self, key: &str) -> Result<Option<Spanned<String>>, Problem> {
         self.get(key)
             .map(|v| string_at(self.json, v, &|| self.field_name(key)))
@@ -737,7 +949,10 @@ impl<'s> Obj<'s> {
 
     pub(crate) fn opt_id(&self, key: &str) -> Result<Option<Spanned<String>>, Problem> {
         self.get(key)
-            .map(|v| id_at(self.json, v, &|| self.field_name(key)))
+            .map(|v| {
+                id_at(self.json, v, &|| self.field_name(key))
+                    .map(|t| Spanned::new(t.value.into_owned(), t.span))
+            })
             .transpose()
     }
 
@@ -751,6 +966,82 @@ impl<'s> Obj<'s> {
     pub(crate) fn opt_array(&self, key: &str) -> Result<Elements<'s>, Problem> {
         match self.get(key) {
             Some(v) => array_at(self.json, v, &|| self.field_name(key)),
+            None => Ok(Elements {
+                nodes: &[],
+                next: 0,
+                end: 0,
+            }),
+        }
+    }
+}
+
+/// Fields of an object found in one pass ([`Obj::find`]), read by their index in its keys.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Fields<'s, const N: usize> {
+    pub(crate) obj: Obj<'s>,
+    keys: &'static [&'static str; N],
+    /// Each field's value by index, 0 if absent.
+    found: [u32; N],
+}
+
+impl<'s, const N: usize> Fields<'s, N> {
+    /// Every field's value, in the order of the keys.
+    pub(crate) fn values(&self) -> [Option<Val>; N] {
+        self.found.map(|v| (v != 0).then_some(Val(v)))
+    }
+
+    /// A field's value; `null` counts as absent.
+    pub(crate) fn get(&self, k: usize) -> Option<Val> {
+        let v = self.found[k];
+        (v != 0).then_some(Val(v))
+    }
+
+    /// A required field's value.
+    pub(crate) fn req(&self, k: usize, expected: &str) -> Result<Val, Problem> {
+        self.obj.required(self.keys[k], self.get(k), expected)
+    }
+
+    /// How a field is named in messages: "`price` of the `bid` action".
+    pub(crate) fn field_name(&self, k: usize) -> String {
+        self.obj.field_name(self.keys[k])
+    }
+
+    /// A required string field, borrowed from the text unless it has escapes.
+    pub(crate) fn text(&self, k: usize, expected: &str) -> Result<Spanned<Cow<'s, str>>, Problem> {
+        text_at(self.obj.json, self.req(k, expected)?, &|| {
+            self.field_name(k)
+        })
+    }
+
+    /// An optional string field, borrowed from the text unless it has escapes.
+    pub(crate) fn opt_text(&self, k: usize) -> Result<Option<Spanned<Cow<'s, str>>>, Problem> {
+        self.get(k)
+            .map(|v| text_at(self.obj.json, v, &|| self.field_name(k)))
+            .transpose()
+    }
+
+    pub(crate) fn int(&self, k: usize, expected: &str) -> Result<Spanned<i64>, Problem> {
+        int_at(self.obj.json, self.req(k, expected)?, &|| {
+            self.field_name(k)
+        })
+    }
+
+    pub(crate) fn opt_int(&self, k: usize) -> Result<Option<Spanned<i64>>, Problem> {
+        self.get(k)
+            .map(|v| int_at(self.obj.json, v, &|| self.field_name(k)))
+            .transpose()
+    }
+
+    pub(crate) fn array(&self, k: usize, expected: &str) -> Result<Elements<'s>, Problem> {
+        array_at(self.obj.json, self.req(k, expected)?, &|| {
+            self.field_name(k)
+        })
+    }
+
+    /// An optional array; absent reads as empty.
+    pub(crate) fn opt_array(&self, k: usize) -> Result<Elements<'s>, Problem> {
+        match self.get(k) {
+            Some(v) => array_at(self.obj.json, v, &|| self.field_name(k)),
             None => Ok(Elements {
                 nodes: &[],
                 next: 0,
@@ -824,15 +1115,77 @@ mod tests {
         assert_eq!(p.kind, ProblemKind::NotALog);
     }
 
+    #[test]
+    fn key_tables_find_their_keys_and_no_others() {
+        const KEYS: [&str; 8] = [
+            "entity",
+            "entity_type",
+            "a",
+            "",
+            "0123456789abcdef",
+            "id",
+            "ID",
+            "i",
+        ];
+        let table = KeyTable::new(KEYS);
+        for (i, k) in KEYS.iter().enumerate() {
+            assert_eq!(
+                key_code_of(k.as_bytes(), 0, k.len()).and_then(|c| table.slot(c)),
+                Some(i)
+            );
+            // Where sixteen bytes follow and where they do not.
+            let padded = format!("{k}\"{}", "x".repeat(20));
+            assert_eq!(
+                key_code_of(padded.as_bytes(), 0, k.len()).and_then(|c| table.slot(c)),
+                Some(i)
+            );
+        }
+        for other in [
+            "entit",
+            "entity_",
+            "b",
+            "0123456789abcdeF",
+            "Id",
+            "id\0",
+            "a\0\0",
+            "\0",
+        ] {
+            let code = key_code_of(other.as_bytes(), 0, other.len());
+            assert_eq!(code.and_then(|c| table.slot(c)), None, "{other:?}");
+        }
+        assert_eq!(key_code_of(b"0123456789abcdefg", 0, 17), None);
+    }
+
+    #[test]
+    fn a_field_set_reads_the_last_of_repeated_keys_and_escaped_keys() {
+        field_set! {
+            probe {
+                TYPE = "type",
+                HEX = "hex",
+            }
+        }
+        let src = r#"{"type": 1, "h\u0065x": 2, "type": 3, "hex\u0000": 4, "x": 5}"#;
+        let t = tree(src);
+        let json = Json::new(src, &t);
+        let doc = Obj::document(json).unwrap();
+        let fields = doc.find(&probe::KEYS, probe::slot);
+        let int = |k| fields.int(k, "").unwrap().value;
+        assert_eq!((int(probe::TYPE), int(probe::HEX)), (3, 2));
+        let src = r#"{"type": 1, "type": null}"#;
+        let t = tree(src);
+        let doc = Obj::document(Json::new(src, &t)).unwrap();
+        assert_eq!(doc.find(&probe::KEYS, probe::slot).get(probe::TYPE), None);
+    }
+
     /// Where the tree and serde_json's raw values disagree about a text, if anywhere: whether
     /// it is JSON, and the spans of the members of every object and the elements of every array.
     fn disagreement(src: &str) -> Option<String> {
         let serde = serde_json::from_str::<&RawValue>(src).is_ok();
         let t = match Tree::parse(src) {
-            Ok(t) if serde => t,
-            Ok(_) => return Some("only the tree accepts it".into()),
-            Err(_) if serde => return Some("only serde_json accepts it".into()),
-            Err(_) => return None,
+            Some(t) if serde => t,
+            Some(_) => return Some("only the tree accepts it".into()),
+            None if serde => return Some("only serde_json accepts it".into()),
+            None => return None,
         };
         let json = Json::new(src, &t);
         let span_in = |raw: &RawValue| {

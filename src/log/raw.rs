@@ -4,6 +4,7 @@
 //! decoded here; the type-specific fields are decoded by [`crate::log::resolve`] for the actions
 //! that survive undo filtering, as the reference engine never looks at undone actions.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -83,23 +84,101 @@ pub struct RawAction {
     /// The source id (auto actions have none).
     pub id: Option<i64>,
     /// The `type` field (`lay_tile`, `undo`, …).
-    pub kind: Spanned<String>,
-    /// The `entity` field as text (player ids may be integers).
-    pub entity: Option<Spanned<String>>,
-    /// The `entity_type` field (`player`, `corporation`, `company`).
-    pub entity_type: Option<Spanned<String>>,
+    pub kind: Spanned<Cow<'static, str>>,
     /// For `undo`: the `action_id` to undo back to (the state after that action), if given.
     pub action_id: Option<Spanned<i64>>,
     /// Embedded actions generated when the game was live, processed right after this one.
     pub auto_actions: Vec<RawAction>,
-    /// Its object in the document's tree, for the other fields.
+    /// What `kind` names.
+    pub(crate) ty: ActionType,
+    /// Its object in the document's tree, for the other fields (`entity`, `entity_type`, and
+    /// those of its type: [`Document::field`]).
     pub(crate) val: Val,
 }
 
 impl RawAction {
     /// Whether this is an `undo`, `redo` or `message` record rather than a game action.
     pub fn is_meta(&self) -> bool {
-        matches!(self.kind.value.as_str(), "undo" | "redo" | "message")
+        matches!(
+            self.ty,
+            ActionType::Undo | ActionType::Redo | ActionType::Message
+        )
+    }
+}
+
+/// Declares [`ActionType`]: the action types railnote reads, by their names in the logs.
+macro_rules! action_types {
+    ($($variant:ident = $name:literal),* $(,)?) => {
+        /// What an action is, from its `type`.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub(crate) enum ActionType {
+            $($variant,)*
+            /// `program_*`: the site's automatic-play settings.
+            Program,
+            /// A type railnote does not know.
+            Unknown,
+        }
+
+        impl ActionType {
+            /// The type a `type` field names.
+            pub(crate) fn of(name: &str) -> ActionType {
+                match json::key_code_of(name.as_bytes(), 0, name.len()).and_then(Self::known) {
+                    Some(ty) => ty,
+                    None if name.starts_with("program_") => ActionType::Program,
+                    None => ActionType::Unknown,
+                }
+            }
+
+            /// The known type whose name has this [`json::key_code`].
+            fn known(code: u128) -> Option<ActionType> {
+                const KNOWN: [ActionType; [$($name),*].len()] = [$(ActionType::$variant),*];
+                static NAMES: json::KeyTable<{ KNOWN.len() }> = json::KeyTable::new([$($name),*]);
+                NAMES.slot(code).map(|i| KNOWN[i])
+            }
+
+            /// Its name, if it is one railnote knows (not a `program_*` one).
+            fn name(self) -> Option<&'static str> {
+                match self {
+                    $(ActionType::$variant => Some($name),)*
+                    ActionType::Program | ActionType::Unknown => None,
+                }
+            }
+        }
+    };
+}
+
+action_types! {
+    Bid = "bid",
+    Pass = "pass",
+    Par = "par",
+    BuyShares = "buy_shares",
+    SellShares = "sell_shares",
+    BuyCompany = "buy_company",
+    LayTile = "lay_tile",
+    PlaceToken = "place_token",
+    RunRoutes = "run_routes",
+    Dividend = "dividend",
+    BuyTrain = "buy_train",
+    DiscardTrain = "discard_train",
+    Bankrupt = "bankrupt",
+    Assign = "assign",
+    Merge = "merge",
+    Choose = "choose",
+    EndGame = "end_game",
+    Undo = "undo",
+    Redo = "redo",
+    Message = "message",
+}
+
+/// An action's type and its name (the text of the `type` field `v`), shared unless it is a
+/// `program_*` or unknown one.
+fn action_type(json: Json<'_>, v: Val, text: Cow<'_, str>) -> (ActionType, Cow<'static, str>) {
+    let ty = json::string_code(json, v)
+        .and_then(ActionType::known)
+        .unwrap_or_else(|| ActionType::of(&text));
+    match ty.name() {
+        Some(name) => (ty, Cow::Borrowed(name)),
+        None => (ty, Cow::Owned(text.into_owned())),
     }
 }
 
@@ -258,39 +337,27 @@ fn keep<T>(r: Result<T, Problem>, problems: &mut Vec<Problem>) -> Option<T> {
     r.map_err(|p| problems.push(p)).ok()
 }
 
+json::field_set! {
+    /// The fields every action may have.
+    common {
+        TYPE = "type",
+        ID = "id",
+        ENTITY = "entity",
+        ENTITY_TYPE = "entity_type",
+        ACTION_ID = "action_id",
+        AUTO_ACTIONS = "auto_actions",
+    }
+}
+
 fn parse_action(json: Json<'_>, val: Val, auto: bool) -> Result<RawAction, Vec<Problem>> {
     let what = What::Text(if auto { "an auto action" } else { "an action" });
     let obj = Obj::at(json, val, what).map_err(|p| vec![p])?;
     let mut problems = Vec::new();
     // The fields every action may have, found in one pass (a log has thousands of actions).
-    let [kind, id, entity, entity_type, action_id, autos] = obj.get_all([
-        "type",
-        "id",
-        "entity",
-        "entity_type",
-        "action_id",
-        "auto_actions",
-    ]);
+    let [kind, id, entity, entity_type, action_id, autos] =
+        obj.find(&common::KEYS, common::slot).values();
+    let obj = &obj;
     let name = |key: &'static str| move || obj.field_name(key);
-    let kind = obj
-        .required("type", kind, "the action type, e.g. \"lay_tile\"")
-        .and_then(|v| json::string_at(json, v, &name("type")));
-    let id = if auto {
-        Ok(None)
-    } else {
-        obj.required("id", id, "the action's integer id")
-            .and_then(|v| json::int_at(json, v, &name("id")))
-            .map(Some)
-    };
-    let entity = entity
-        .map(|v| json::id_at(json, v, &name("entity")))
-        .transpose();
-    let entity_type = entity_type
-        .map(|v| json::string_at(json, v, &name("entity_type")))
-        .transpose();
-    let action_id = action_id
-        .map(|v| json::int_at(json, v, &name("action_id")))
-        .transpose();
     let mut auto_actions = Vec::new();
     match autos.map(|v| json::array_at(json, v, &name("auto_actions"))) {
         None => {}
@@ -319,28 +386,59 @@ fn parse_action(json: Json<'_>, val: Val, auto: bool) -> Result<RawAction, Vec<P
         }
         Some(Err(p)) => problems.push(p),
     }
-    let (kind, id, entity, entity_type, action_id) =
-        match (kind, id, entity, entity_type, action_id) {
-            (Ok(k), Ok(i), Ok(e), Ok(t), Ok(a)) if problems.is_empty() => (k, i, e, t, a),
-            (k, i, e, t, a) => {
-                problems.extend(k.err());
-                problems.extend(i.err());
-                problems.extend(e.err());
-                problems.extend(t.err());
-                problems.extend(a.err());
-                return Err(problems);
-            }
-        };
-    Ok(RawAction {
-        span: obj.span,
-        id: id.map(|i| i.value),
-        kind,
-        entity,
-        entity_type,
-        action_id,
-        auto_actions,
-        val,
-    })
+    // The fields' problems follow those of the auto actions, in this order.
+    let known =
+        kind.and_then(|v| Some((v, json::string_code(json, v).and_then(ActionType::known)?)));
+    let kind = match known {
+        Some((v, ty)) => Some(Spanned::new(
+            (ty, ty.name().map_or(Cow::Borrowed(""), Cow::Borrowed)),
+            json.span(v),
+        )),
+        None => keep(
+            obj.required("type", kind, "the action type, e.g. \"lay_tile\"")
+                .and_then(|v| {
+                    let text = json::text_at(json, v, &name("type"))?;
+                    Ok(Spanned::new(action_type(json, v, text.value), text.span))
+                }),
+            &mut problems,
+        ),
+    };
+    let id = if auto {
+        Some(None)
+    } else {
+        keep(
+            obj.required("id", id, "the action's integer id")
+                .and_then(|v| json::int_at(json, v, &name("id"))),
+            &mut problems,
+        )
+        .map(|id| Some(id.value))
+    };
+    // Read by the resolver; a file that has them wrong is reported here, undone or not.
+    if let Some(v) = entity.filter(|v| !json::is_plain_string(json, *v)) {
+        keep(json::id_at(json, v, &name("entity")), &mut problems);
+    }
+    if let Some(v) = entity_type.filter(|v| !json::is_plain_string(json, *v)) {
+        keep(json::text_at(json, v, &name("entity_type")), &mut problems);
+    }
+    let action_id = match action_id {
+        Some(v) => keep(json::int_at(json, v, &name("action_id")), &mut problems).map(Some),
+        None => Some(None),
+    };
+    match (kind, id, action_id) {
+        (Some(kind), Some(id), Some(action_id)) if problems.is_empty() => {
+            let (ty, name) = kind.value;
+            Ok(RawAction {
+                span: obj.span,
+                id,
+                kind: Spanned::new(name, kind.span),
+                ty,
+                action_id,
+                auto_actions,
+                val,
+            })
+        }
+        _ => Err(problems),
+    }
 }
 
 /// The surviving actions of a log after undo/redo filtering, as indices into `actions`, in
@@ -368,8 +466,8 @@ pub fn filter(actions: &[RawAction]) -> Result<Vec<usize>, Vec<Problem>> {
     let mut groups: Vec<Vec<usize>> = Vec::new();
     let mut problems = Vec::new();
     for (index, action) in actions.iter().enumerate() {
-        match action.kind.value.as_str() {
-            "undo" => {
+        match action.ty {
+            ActionType::Undo => {
                 let keep = match &action.action_id {
                     Some(k) if k.value == 0 => 0,
                     Some(k) => match target_position(&mut first_with_id, actions, k.value) {
@@ -392,7 +490,7 @@ pub fn filter(actions: &[RawAction]) -> Result<Vec<usize>, Vec<Problem>> {
                 };
                 groups.push(live.split_off(keep.min(live.len())));
             }
-            "redo" => match groups.pop() {
+            ActionType::Redo => match groups.pop() {
                 Some(group) => live.extend(group),
                 None => problems.push(
                     Problem::new(
@@ -404,7 +502,7 @@ pub fn filter(actions: &[RawAction]) -> Result<Vec<usize>, Vec<Problem>> {
                     .with_help("a `redo` must follow an `undo` (or another `redo`) with no other action in between"),
                 ),
             },
-            "message" => messages.push(index),
+            ActionType::Message => messages.push(index),
             _ => {
                 groups.clear();
                 live.push(index);
@@ -565,7 +663,7 @@ mod tests {
         let mut problems = Vec::new();
         let live = |slot: &Option<usize>| slot.is_some_and(|i| actions[i].kind.value != "message");
         for (index, action) in actions.iter().enumerate() {
-            match action.kind.value.as_str() {
+            match &*action.kind.value {
                 "undo" => {
                     let target = match &action.action_id {
                         Some(k) if k.value == 0 => 0,
@@ -612,9 +710,8 @@ mod tests {
         RawAction {
             span: Span::default(),
             id,
-            kind: Spanned::new(kind.to_string(), Span::default()),
-            entity: None,
-            entity_type: None,
+            kind: Spanned::new(Cow::Owned(kind.to_string()), Span::default()),
+            ty: ActionType::of(kind),
             action_id: action_id.map(|k| Spanned::new(k, Span::default())),
             auto_actions: Vec::new(),
             val: Val::ROOT,

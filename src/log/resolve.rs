@@ -13,8 +13,8 @@ use crate::ids::{
     CityRef, CompanyId, CorpId, HexId, Money, Percent, PlayerId, Rotation, ShareId, TileId, TrainId,
 };
 use crate::log::error::{LogError, Problem, ProblemKind};
-use crate::log::json::{self, Json, Obj, Val, What};
-use crate::log::raw::{self, Document, Header, LogPlayer, RawAction};
+use crate::log::json::{self, Elements, Fields, Json, Obj, Val, What};
+use crate::log::raw::{self, ActionType, Document, Header, LogPlayer, RawAction};
 use crate::log::source::LogSource;
 use crate::log::span::{Span, Spanned};
 
@@ -196,6 +196,7 @@ pub fn resolve(doc: &Document) -> Result<GameLog, LogError> {
         title,
         players: &doc.header.players,
         map: title.map,
+        small_hexes: small_hexes(title.map),
         problems: Vec::new(),
     };
     // Sized once: a log has hundreds of actions, and each growth would copy them all.
@@ -204,17 +205,17 @@ pub fn resolve(doc: &Document) -> Result<GameLog, LogError> {
     for index in surviving {
         omitted += raw::keep_first(&mut r.problems);
         let raw = &doc.actions[index];
-        if raw.kind.value == "message" {
+        if raw.ty == ActionType::Message {
             continue;
         }
         let action = r.action(raw);
         let autos: Vec<_> = raw
             .auto_actions
             .iter()
-            .filter(|a| a.kind.value != "message")
+            .filter(|a| a.ty != ActionType::Message)
             .filter_map(|a| {
                 r.action(a).map(|action| AutoAction {
-                    type_name: a.kind.value.clone(),
+                    type_name: a.kind.value.to_string(),
                     span: a.span,
                     action,
                 })
@@ -224,7 +225,7 @@ pub fn resolve(doc: &Document) -> Result<GameLog, LogError> {
             actions.push(LoggedAction {
                 raw_index: index,
                 action_id,
-                type_name: raw.kind.value.clone(),
+                type_name: raw.kind.value.to_string(),
                 span: raw.span,
                 action,
                 auto_actions: autos,
@@ -250,6 +251,64 @@ pub fn resolve(doc: &Document) -> Result<GameLog, LogError> {
     })
 }
 
+json::field_set! {
+    /// The fields of an action that the resolver reads.
+    action {
+        ENTITY = "entity",
+        ENTITY_TYPE = "entity_type",
+        PRICE = "price",
+        COMPANY = "company",
+        CORPORATION = "corporation",
+        MINOR = "minor",
+        SHARE_PRICE = "share_price",
+        SHARES = "shares",
+        PERCENT = "percent",
+        HEX = "hex",
+        TILE = "tile",
+        ROTATION = "rotation",
+        CITY = "city",
+        SLOT = "slot",
+        COST = "cost",
+        ROUTES = "routes",
+        KIND = "kind",
+        TRAIN = "train",
+        EXCHANGE = "exchange",
+        TARGET = "target",
+        CHOICE = "choice",
+    }
+}
+use action::{
+    CHOICE, CITY, COMPANY, CORPORATION, COST, ENTITY, ENTITY_TYPE, EXCHANGE, HEX, KIND, MINOR,
+    PERCENT, PRICE, ROTATION, ROUTES, SHARES, SHARE_PRICE, SLOT, TARGET, TILE, TRAIN,
+};
+type ActionFields<'s> = Fields<'s, { action::KEYS.len() }>;
+
+json::field_set! {
+    /// The fields of a route.
+    route {
+        TRAIN = "train",
+        REVENUE = "revenue",
+        CONNECTIONS = "connections",
+        HEXES = "hexes",
+        NODES = "nodes",
+    }
+}
+type RouteFields<'s> = Fields<'s, { route::KEYS.len() }>;
+
+/// The hexes `A0` to `Z63` of the map, a bit each ([`Resolver::hex`]).
+fn small_hexes(map: &MapData) -> [u64; 26] {
+    let mut bits = [0u64; 26];
+    for hex in &map.hexes {
+        if let (Some(row), Ok(number @ 0..=63)) = (
+            bits.get_mut(usize::from(hex.id.letter)),
+            u8::try_from(hex.id.number),
+        ) {
+            *row |= 1 << number;
+        }
+    }
+    bits
+}
+
 const ACTION_TYPES: &str =
     "bid, pass, par, buy_shares, sell_shares, buy_company, lay_tile, place_token, run_routes, \
      dividend, buy_train, discard_train, bankrupt, assign, merge, choose, end_game, undo, redo, \
@@ -261,6 +320,9 @@ struct Resolver<'a> {
     title: &'static Title,
     players: &'a [LogPlayer],
     map: &'a MapData,
+    /// The map's hexes `A0` to `Z63`, a bit each: a log names thousands of hexes, and the map
+    /// keeps them in a tree.
+    small_hexes: [u64; 26],
     problems: Vec<Problem>,
 }
 
@@ -279,10 +341,13 @@ macro_rules! keep {
 
 impl Resolver<'_> {
     fn action(&mut self, raw: &RawAction) -> Option<Action> {
-        let kind = raw.kind.value.as_str();
+        let kind: &str = &raw.kind.value;
         let doc = self.doc;
-        let obj = doc.object(raw);
-        if !is_known_type(kind) {
+        let obj = doc.object(raw).find(&action::KEYS, action::slot);
+        if matches!(
+            raw.ty,
+            ActionType::Unknown | ActionType::Undo | ActionType::Redo | ActionType::Message
+        ) {
             self.problems.push(
                 Problem::new(
                     ProblemKind::UnknownActionType,
@@ -298,11 +363,11 @@ impl Resolver<'_> {
             return None;
         }
         let entity = self.entity(raw, &obj);
-        let action = match kind {
-            "bid" => self.bid(&obj, entity?),
-            "pass" => Some(Action::Pass { entity: entity? }),
-            "par" => {
-                let corp = self.corp_field(&obj, "corporation");
+        let action = match raw.ty {
+            ActionType::Bid => self.bid(&obj, entity?),
+            ActionType::Pass => Some(Action::Pass { entity: entity? }),
+            ActionType::Par => {
+                let corp = self.corp_field(&obj, CORPORATION);
                 let cell = self.market_cell(&obj);
                 Some(Action::Par {
                     entity: entity?,
@@ -310,15 +375,15 @@ impl Resolver<'_> {
                     cell: cell?,
                 })
             }
-            "buy_shares" | "sell_shares" => {
+            ActionType::BuyShares | ActionType::SellShares => {
                 let shares = self.shares(&obj);
-                let percent = keep!(self, obj.opt_int("percent"))
+                let percent = keep!(self, obj.opt_int(PERCENT))
                     .and_then(|p| lift(p.map(|p| self.percent(p))));
                 let share_price =
-                    keep!(self, obj.opt_int("share_price")).map(|p| p.map(|p| Money(p.value)));
+                    keep!(self, obj.opt_int(SHARE_PRICE)).map(|p| p.map(|p| Money(p.value)));
                 let (entity, shares, percent, share_price) =
                     (entity?, shares?, percent?, share_price?);
-                Some(if kind == "buy_shares" {
+                Some(if raw.ty == ActionType::BuyShares {
                     Action::BuyShares {
                         entity,
                         shares,
@@ -334,21 +399,21 @@ impl Resolver<'_> {
                     }
                 })
             }
-            "buy_company" => {
-                let company = self.company_field(&obj, "company");
-                let price = self.money(&obj, "price");
+            ActionType::BuyCompany => {
+                let company = self.company_field(&obj, COMPANY);
+                let price = self.money(&obj, PRICE);
                 Some(Action::BuyCompany {
                     entity: entity?,
                     company: company?,
                     price: price?,
                 })
             }
-            "lay_tile" => {
-                let hex = keep!(self, obj.text("hex", "the hex coordinate, e.g. \"H6\""))
+            ActionType::LayTile => {
+                let hex = keep!(self, obj.text(HEX, "the hex coordinate, e.g. \"H6\""))
                     .and_then(|h| self.hex(&h));
-                let tile = keep!(self, obj.text("tile", "the tile id, e.g. \"57-0\""))
+                let tile = keep!(self, obj.text(TILE, "the tile id, e.g. \"57-0\""))
                     .and_then(|t| self.tile(&t));
-                let rotation = keep!(self, obj.int("rotation", "the rotation 0–5"))
+                let rotation = keep!(self, obj.int(ROTATION, "the rotation 0–5"))
                     .and_then(|r| self.rotation(&r));
                 Some(Action::LayTile {
                     entity: entity?,
@@ -357,14 +422,14 @@ impl Resolver<'_> {
                     rotation: rotation?,
                 })
             }
-            "place_token" => {
-                let city = keep!(self, obj.text("city", "the city id, e.g. \"57-0-0\""))
+            ActionType::PlaceToken => {
+                let city = keep!(self, obj.text(CITY, "the city id, e.g. \"57-0-0\""))
                     .and_then(|c| self.city(&c));
-                let slot = keep!(self, obj.opt_int("slot")).and_then(|s| match s {
+                let slot = keep!(self, obj.opt_int(SLOT)).and_then(|s| match s {
                     None => Some(None),
                     Some(s) => keep!(self, small(&s, "`slot`", "a slot number 0–255").map(Some)),
                 });
-                let cost = keep!(self, obj.opt_int("cost")).map(|c| c.map(|c| Money(c.value)));
+                let cost = keep!(self, obj.opt_int(COST)).map(|c| c.map(|c| Money(c.value)));
                 Some(Action::PlaceToken {
                     entity: entity?,
                     city: city?,
@@ -372,16 +437,19 @@ impl Resolver<'_> {
                     cost: cost?,
                 })
             }
-            "run_routes" => {
+            ActionType::RunRoutes => {
                 let routes = self.routes(&obj);
                 Some(Action::RunRoutes {
                     entity: entity?,
                     routes: routes?,
                 })
             }
-            "dividend" => {
-                let kind = keep!(self, obj.text("kind", "\"payout\" or \"withhold\"")).and_then(
-                    |k| match k.value.as_ref() {
+            ActionType::Dividend => {
+                let kind =
+                    keep!(self, obj.text(KIND, "\"payout\" or \"withhold\"")).and_then(|k| match k
+                        .value
+                        .as_ref()
+                    {
                         "payout" => Some(DividendKind::Payout),
                         "withhold" => Some(DividendKind::Withhold),
                         other => keep!(
@@ -392,17 +460,16 @@ impl Resolver<'_> {
                                 other
                             ))
                         ),
-                    },
-                );
+                    });
                 Some(Action::Dividend {
                     entity: entity?,
                     kind: kind?,
                 })
             }
-            "buy_train" => {
-                let train = self.train_field(&obj, "train");
-                let price = self.money(&obj, "price");
-                let exchange = keep!(self, obj.opt_text("exchange"))
+            ActionType::BuyTrain => {
+                let train = self.train_field(&obj, TRAIN);
+                let price = self.money(&obj, PRICE);
+                let exchange = keep!(self, obj.opt_text(EXCHANGE))
                     .and_then(|e| lift(e.map(|e| self.train(&e))));
                 Some(Action::BuyTrain {
                     entity: entity?,
@@ -411,19 +478,19 @@ impl Resolver<'_> {
                     exchange: exchange?,
                 })
             }
-            "discard_train" => {
-                let train = self.train_field(&obj, "train");
+            ActionType::DiscardTrain => {
+                let train = self.train_field(&obj, TRAIN);
                 Some(Action::DiscardTrain {
                     entity: entity?,
                     train: train?,
                 })
             }
-            "bankrupt" => Some(Action::Bankrupt { entity: entity? }),
-            "end_game" => Some(Action::EndGame { entity: entity? }),
-            "assign" => {
+            ActionType::Bankrupt => Some(Action::Bankrupt { entity: entity? }),
+            ActionType::EndGame => Some(Action::EndGame { entity: entity? }),
+            ActionType::Assign => {
                 let hex = keep!(
                     self,
-                    obj.text("target", "the hex the marker goes on, e.g. \"C13\"")
+                    obj.text(TARGET, "the hex the marker goes on, e.g. \"C13\"")
                 )
                 .and_then(|h| self.hex(&h));
                 Some(Action::Assign {
@@ -431,15 +498,15 @@ impl Resolver<'_> {
                     hex: hex?,
                 })
             }
-            "merge" => {
-                let corp = self.corp_field(&obj, "corporation");
+            ActionType::Merge => {
+                let corp = self.corp_field(&obj, CORPORATION);
                 Some(Action::Merge {
                     entity: entity?,
                     corp: corp?,
                 })
             }
-            "choose" => {
-                let choice = keep!(self, obj.text("choice", "\"for\" or \"against\""));
+            ActionType::Choose => {
+                let choice = keep!(self, obj.text(CHOICE, "\"for\" or \"against\""));
                 let in_favour = choice.and_then(|c| match c.value.as_ref() {
                     "for" => Some(true),
                     "against" => Some(false),
@@ -463,19 +530,23 @@ impl Resolver<'_> {
         action
     }
 
-    fn entity(&mut self, raw: &RawAction, obj: &Obj<'_>) -> Option<Entity> {
-        let Some(entity) = &raw.entity else {
-            return keep!(
-                self,
-                Err(obj
-                    .req(
-                        "entity",
-                        "who acts: a player id or a corporation/company symbol"
-                    )
-                    .unwrap_err())
-            );
+    fn entity(&mut self, raw: &RawAction, obj: &ActionFields<'_>) -> Option<Entity> {
+        const EXPECTED: &str = "who acts: a player id or a corporation/company symbol";
+        // Both read already by [`raw::parse`], which reports them when they are not text.
+        let entity = obj
+            .get(ENTITY)
+            .map(|v| json::id_at(self.json, v, &|| obj.field_name(ENTITY)));
+        let entity_type = obj.opt_text(ENTITY_TYPE);
+        let (entity, entity_type) = match (entity, entity_type) {
+            (Some(Ok(e)), Ok(t)) => (e, t),
+            (None, _) => return keep!(self, Err(obj.req(ENTITY, EXPECTED).unwrap_err())),
+            (Some(e), t) => {
+                self.problems.extend(e.err());
+                self.problems.extend(t.err());
+                return None;
+            }
         };
-        let name = entity.value.as_str();
+        let name: &str = &entity.value;
         let player = || {
             self.players
                 .iter()
@@ -486,7 +557,7 @@ impl Resolver<'_> {
         let company = || self.title.company_by_sym(name).map(Entity::Company);
         // What was expected is only said when nothing is found.
         let (found, expected): (_, &dyn Fn() -> String) =
-            match raw.entity_type.as_ref().map(|t| t.value.as_str()) {
+            match entity_type.as_ref().map(|t| &*t.value) {
                 Some("player") => (player(), &|| "a player id of this log".to_string()),
                 Some("corporation" | "minor") => {
                     (corp(), &|| format!("a corporation: {}", self.corp_names()))
@@ -495,7 +566,7 @@ impl Resolver<'_> {
                     format!("a private company: {}", self.company_names())
                 }),
                 Some(other) => {
-                    let span = raw.entity_type.as_ref().map_or(raw.span, |t| t.span);
+                    let span = entity_type.as_ref().map_or(raw.span, |t| t.span);
                     return keep!(
                         self,
                         Err(bad(
@@ -563,7 +634,7 @@ impl Resolver<'_> {
         found
     }
 
-    fn corp_field(&mut self, obj: &Obj<'_>, key: &str) -> Option<CorpId> {
+    fn corp_field(&mut self, obj: &ActionFields<'_>, key: usize) -> Option<CorpId> {
         let sym = keep!(self, obj.text(key, "a corporation symbol, e.g. \"Nord\""))?;
         self.corp(&sym)
     }
@@ -589,7 +660,7 @@ impl Resolver<'_> {
         found
     }
 
-    fn company_field(&mut self, obj: &Obj<'_>, key: &str) -> Option<CompanyId> {
+    fn company_field(&mut self, obj: &ActionFields<'_>, key: usize) -> Option<CompanyId> {
         let sym = keep!(
             self,
             obj.text(key, "a private company symbol, e.g. \"GCB\"")
@@ -597,23 +668,23 @@ impl Resolver<'_> {
         self.company(&sym)
     }
 
-    fn bid(&mut self, obj: &Obj<'_>, entity: Entity) -> Option<Action> {
-        let target = if obj.get("company").is_some() {
-            self.company_field(obj, "company").map(BidTarget::Company)
-        } else if obj.get("corporation").is_some() {
-            self.corp_field(obj, "corporation")
+    fn bid(&mut self, obj: &ActionFields<'_>, entity: Entity) -> Option<Action> {
+        let target = if obj.get(COMPANY).is_some() {
+            self.company_field(obj, COMPANY).map(BidTarget::Company)
+        } else if obj.get(CORPORATION).is_some() {
+            self.corp_field(obj, CORPORATION)
                 .map(BidTarget::Corporation)
-        } else if obj.get("minor").is_some() {
-            self.corp_field(obj, "minor").map(BidTarget::Corporation)
+        } else if obj.get(MINOR).is_some() {
+            self.corp_field(obj, MINOR).map(BidTarget::Corporation)
         } else {
             keep!(
                 self,
                 Err(obj
-                    .req("company", "the private company bid on, e.g. \"CFL\"")
+                    .req(COMPANY, "the private company bid on, e.g. \"CFL\"")
                     .unwrap_err())
             )
         };
-        let price = self.money(obj, "price");
+        let price = self.money(obj, PRICE);
         Some(Action::Bid {
             entity,
             target: target?,
@@ -621,7 +692,7 @@ impl Resolver<'_> {
         })
     }
 
-    fn money(&mut self, obj: &Obj<'_>, key: &str) -> Option<Money> {
+    fn money(&mut self, obj: &ActionFields<'_>, key: usize) -> Option<Money> {
         keep!(self, obj.int(key, "an amount of money")).map(|m| Money(m.value))
     }
 
@@ -635,10 +706,10 @@ impl Resolver<'_> {
         }
     }
 
-    fn shares(&mut self, obj: &Obj<'_>) -> Option<Vec<ShareId>> {
+    fn shares(&mut self, obj: &ActionFields<'_>) -> Option<Vec<ShareId>> {
         let items = keep!(
             self,
-            obj.array("shares", "the certificates, e.g. [\"Nord_3\"]")
+            obj.array(SHARES, "the certificates, e.g. [\"Nord_3\"]")
         )?;
         let mut shares = Some(Vec::new());
         for item in items {
@@ -684,7 +755,7 @@ impl Resolver<'_> {
         parsed
     }
 
-    fn train_field(&mut self, obj: &Obj<'_>, key: &str) -> Option<TrainId> {
+    fn train_field<const N: usize>(&mut self, obj: &Fields<'_, N>, key: usize) -> Option<TrainId> {
         let text = keep!(self, obj.text(key, "a train id, e.g. \"3-1\""))?;
         self.train(&text)
     }
@@ -725,6 +796,18 @@ impl Resolver<'_> {
     }
 
     fn hex(&mut self, text: &Text<'_>) -> Option<HexId> {
+        // Most coordinates are a capital and one or two digits (as `HexId` parses them).
+        if let [letter @ b'A'..=b'Z', digits @ ..] = text.value.as_bytes() {
+            if let [d @ b'0'..=b'9'] | [b'0'..=b'9', d @ b'0'..=b'9'] = digits {
+                let number = digits[..digits.len() - 1]
+                    .first()
+                    .map_or(0, |tens| (tens - b'0') * 10)
+                    + (d - b'0');
+                if number < 64 && self.small_hexes[usize::from(letter - b'A')] >> number & 1 == 1 {
+                    return Some(HexId::new(letter - b'A', i16::from(number)));
+                }
+            }
+        }
         match text.value.parse::<HexId>() {
             Ok(hex) if self.map.has_hex(hex) => Some(hex),
             Ok(_) => keep!(
@@ -796,11 +879,11 @@ impl Resolver<'_> {
         rotation
     }
 
-    fn market_cell(&mut self, obj: &Obj<'_>) -> Option<MarketCell> {
+    fn market_cell(&mut self, obj: &ActionFields<'_>) -> Option<MarketCell> {
         let text = keep!(
             self,
             obj.text(
-                "share_price",
+                SHARE_PRICE,
                 "the par cell as \"price,row,column\", e.g. \"82,2,6\""
             )
         )?;
@@ -852,10 +935,10 @@ impl Resolver<'_> {
         }
     }
 
-    fn routes(&mut self, obj: &Obj<'_>) -> Option<Vec<RouteSpec>> {
+    fn routes(&mut self, obj: &ActionFields<'_>) -> Option<Vec<RouteSpec>> {
         let items = keep!(
             self,
-            obj.array("routes", "one route per train: [{\"train\": \"2-0\", …}]")
+            obj.array(ROUTES, "one route per train: [{\"train\": \"2-0\", …}]")
         )?;
         let mut routes = Some(Vec::new());
         for item in items {
@@ -869,13 +952,14 @@ impl Resolver<'_> {
     }
 
     fn route(&mut self, val: Val) -> Option<RouteSpec> {
-        let obj = keep!(self, Obj::at(self.json, val, What::Text("a route")))?;
-        let train = self.train_field(&obj, "train");
-        let revenue = keep!(self, obj.opt_int("revenue")).map(|r| r.map(|r| Money(r.value)));
+        let obj = keep!(self, Obj::at(self.json, val, What::Text("a route")))?
+            .find(&route::KEYS, route::slot);
+        let train = self.train_field(&obj, route::TRAIN);
+        let revenue = keep!(self, obj.opt_int(route::REVENUE)).map(|r| r.map(|r| Money(r.value)));
         // Older logs state a route by the hexes it walks (`hexes`, no `connections`); newer
         // ones write `hexes` too, as the route's stop hexes, beside the connections.
-        if obj.get("connections").is_none() && obj.get("hexes").is_some() {
-            let walk = self.hex_list(&obj, "hexes");
+        if obj.get(route::CONNECTIONS).is_none() && obj.get(route::HEXES).is_some() {
+            let walk = self.hex_list(&obj, route::HEXES);
             return Some(RouteSpec {
                 train: train?,
                 connections: Vec::new(),
@@ -888,7 +972,7 @@ impl Resolver<'_> {
         for seg in keep!(
             self,
             obj.array(
-                "connections",
+                route::CONNECTIONS,
                 "the hexes walked, stop to stop: [[\"H6\", \"H4\"]]"
             )
         )? {
@@ -896,23 +980,14 @@ impl Resolver<'_> {
                 self,
                 json::array_at(self.json, seg, &|| "a route segment".into())
             )
-            .and_then(|hexes| {
-                let parsed: Vec<Option<HexId>> = hexes
-                    .into_iter()
-                    .map(|h| {
-                        keep!(self, json::text_at(self.json, h, &|| "a hex".into()))
-                            .and_then(|h| self.hex(&h))
-                    })
-                    .collect();
-                parsed.into_iter().collect::<Option<Vec<_>>>()
-            });
+            .and_then(|hexes| self.hexes(hexes));
             match (hexes, connections.as_mut()) {
                 (Some(h), Some(list)) => list.push(h),
                 _ => connections = None,
             }
         }
         let mut nodes = Some(Vec::new());
-        for node in keep!(self, obj.opt_array("nodes"))? {
+        for node in keep!(self, obj.opt_array(route::NODES))? {
             let parsed = keep!(
                 self,
                 json::text_at(self.json, node, &|| "a route stop".into())
@@ -932,17 +1007,24 @@ impl Resolver<'_> {
         })
     }
 
+    /// The hexes of an array, each problem reported.
+    fn hexes(&mut self, items: Elements<'_>) -> Option<Vec<HexId>> {
+        let mut hexes = Some(Vec::new());
+        for h in items {
+            let hex = keep!(self, json::text_at(self.json, h, &|| "a hex".into()))
+                .and_then(|h| self.hex(&h));
+            match (hex, hexes.as_mut()) {
+                (Some(h), Some(list)) => list.push(h),
+                _ => hexes = None,
+            }
+        }
+        hexes
+    }
+
     /// An array of hex coordinates.
-    fn hex_list(&mut self, obj: &Obj<'_>, key: &str) -> Option<Vec<HexId>> {
+    fn hex_list(&mut self, obj: &RouteFields<'_>, key: usize) -> Option<Vec<HexId>> {
         let items = keep!(self, obj.array(key, "hex coordinates: [\"H6\", \"H4\"]"))?;
-        let parsed: Vec<Option<HexId>> = items
-            .into_iter()
-            .map(|h| {
-                keep!(self, json::text_at(self.json, h, &|| "a hex".into()))
-                    .and_then(|h| self.hex(&h))
-            })
-            .collect();
-        parsed.into_iter().collect()
+        self.hexes(items)
     }
 
     fn node(&mut self, text: &Text<'_>) -> Option<(HexId, u8)> {
@@ -967,29 +1049,6 @@ impl Resolver<'_> {
             ),
         }
     }
-}
-
-fn is_known_type(kind: &str) -> bool {
-    matches!(
-        kind,
-        "bid"
-            | "pass"
-            | "par"
-            | "buy_shares"
-            | "sell_shares"
-            | "buy_company"
-            | "lay_tile"
-            | "place_token"
-            | "run_routes"
-            | "dividend"
-            | "buy_train"
-            | "discard_train"
-            | "bankrupt"
-            | "assign"
-            | "merge"
-            | "choose"
-            | "end_game"
-    ) || kind.starts_with("program_")
 }
 
 /// An optional field: absent → `Some(None)`, resolved → `Some(Some(v))`, failed → `None`.
