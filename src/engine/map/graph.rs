@@ -81,10 +81,20 @@ impl Walk<'_> {
         let st = &board.hexes[hu];
         let t = map.tile_def(st.tile.def);
         let p = &t.paths[usize::from(pi)];
-        if self.visited_paths[hu] & (1 << pi) != 0
-            || p.edges(st.rotation)
-                .any(|e| self.in_use[hu] & (1 << e) != 0)
-        {
+        if self.visited_paths[hu] & (1 << pi) != 0 {
+            return;
+        }
+        // The path's edges, in definition order, each with the hex beyond it.
+        let mut exits = [(0u8, None); 2];
+        let mut exit_count = 0;
+        let mut exit_mask = 0u8;
+        for e in p.edges(st.rotation) {
+            exits[exit_count] = (e, board.neighbour(map, HexIdx(h), e));
+            exit_count += 1;
+            exit_mask |= 1 << e;
+        }
+        let exits = &exits[..exit_count];
+        if self.in_use[hu] & exit_mask != 0 {
             return;
         }
         self.visited_paths[hu] |= 1 << pi;
@@ -102,9 +112,9 @@ impl Walk<'_> {
                     }
                 }
             }
-            for e in p.edges(st.rotation) {
-                r.edges[hu] |= 1 << e;
-                if let Some(nb) = board.neighbour(map, HexIdx(h), e) {
+            r.edges[hu] |= exit_mask;
+            for &(e, beyond) in exits {
+                if let Some(nb) = beyond {
                     r.edges[nb.get()] |= 1 << ((e + 3) % 6);
                 }
             }
@@ -116,11 +126,11 @@ impl Walk<'_> {
                 }
             }
         }
-        for e in p.edges(st.rotation) {
+        for &(e, beyond) in exits {
             if Some(e) == skip {
                 continue;
             }
-            let Some(nb) = board.neighbour(map, HexIdx(h), e) else {
+            let Some(nb) = beyond else {
                 continue;
             };
             let facing = (e + 3) % 6;
