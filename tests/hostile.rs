@@ -1002,3 +1002,18 @@ fn railnote_shared() -> PathBuf {
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"))
 }
+
+/// A quoted word where a programmed action's setting was expected was read as the setting
+/// (`"corporation GCL=yes"`: key `corporation GCL`) and written back bare, as two words, so
+/// the written file did not read (found by the `parse` fuzz target). A setting is a bare
+/// `key=value` word (grammar: `KEY , "=" , …`).
+#[test]
+fn a_quoted_word_is_no_setting() {
+    let text = data_text("quoted-setting.rn");
+    assert_eq!(pipeline::read_notation(&text), None, "the file reads");
+    let e = railnote::notation::parse("quoted-setting.rn", &text).unwrap_err();
+    assert_eq!(e.errors.len(), 1);
+    assert_eq!(e.errors[0].code, "notation::unexpected");
+    assert_eq!(e.errors[0].message, "expected a setting `key=value`");
+    assert_eq!(e.errors[0].span.offset, 19);
+}

@@ -564,7 +564,12 @@ fn program(i: Words<'_>) -> WResult<'_, RawAction> {
     let (mut i, kind) = required("a program kind", HELP).parse(i)?;
     let mut args = Vec::new();
     while let Ok((rest, w)) = any_word(i) {
-        let Some((key, value)) = word::setting(w.text) else {
+        // A quoted word is a value, never a whole setting: `"b c=d"` would be written back
+        // as `b c=d`, two words.
+        let setting = (w.quoting == Quoting::Bare)
+            .then(|| word::setting(w.text))
+            .flatten();
+        let Some((key, value)) = setting else {
             return Err(unfit(
                 "notation::unexpected",
                 &w,
