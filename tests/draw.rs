@@ -636,3 +636,59 @@ fn location_names_stay_inside_their_hexes() {
         assert!(two_lines > 0, "no name was written in two lines");
     }
 }
+
+/// A terrain mark keeps off the token slots (1889's Kouchi, a two-slot city in the middle of a
+/// mountain hex, had its slot covered by the mountain): every mark's centre is at least a
+/// slot's radius and the mark's reach (25 + 20) from every slot's centre.
+#[test]
+fn terrain_marks_keep_off_token_slots() {
+    let drawings = fixture_ends();
+    let mut marks = 0;
+    for (name, svg) in &drawings {
+        for (coord, _, group) in hex_groups(svg) {
+            let group = &group[..group.find("\n").unwrap_or(group.len())];
+            let mut slots = Vec::new();
+            for city in group.split("class=\"city\"").skip(1) {
+                // The city's transform is written just before its class.
+                let head = &group[..group.find(city).unwrap()];
+                let transform = &head[head.rfind("<g transform=\"").unwrap()..];
+                let at = numbers_after(transform, "translate(");
+                let angle = numbers_after(transform, "rotate(")[0].to_radians();
+                // Up to the next city (a token inside is a group of its own).
+                for circle in city.split("<circle ").skip(1) {
+                    if !circle.contains("r=\"25\"") {
+                        continue;
+                    }
+                    let cx = numbers_after(circle, "cx=\"")
+                        .first()
+                        .copied()
+                        .unwrap_or(0.0);
+                    let cy = numbers_after(circle, "cy=\"")
+                        .first()
+                        .copied()
+                        .unwrap_or(0.0);
+                    let (sin, cos) = angle.sin_cos();
+                    slots.push((at[0] + cx * cos - cy * sin, at[1] + cx * sin + cy * cos));
+                }
+            }
+            let mut rest = group;
+            while let Some(i) = rest.find("\" class=\"terrain\"") {
+                let head = &rest[..i];
+                let transform = &head[head.rfind("<g transform=\"").unwrap()..];
+                let at = numbers_after(transform, "translate(");
+                marks += 1;
+                for slot in &slots {
+                    let d = (slot.0 - at[0]).hypot(slot.1 - at[1]);
+                    assert!(
+                        d >= 44.5,
+                        "{name}: {coord}: a terrain mark {d:.1} from a slot"
+                    );
+                }
+                rest = &rest[i + 1..];
+            }
+        }
+    }
+    if !drawings.is_empty() {
+        assert!(marks > 0, "no terrain was drawn");
+    }
+}

@@ -460,7 +460,8 @@ pub fn hex_svg(game: &Game, frame: &Frame, hex: HexIdx, routes: &[DrawnRoute]) -
     track(&mut p, tile, &shape, hex, routes);
     nodes(&mut p, game, hex, tile, &shape, &mut used);
     borders(&mut p, def.impassable);
-    decorations(&mut p, game, hex, tile, laid, &mut used);
+    let slots = slot_centres(&p, tile, &shape);
+    decorations(&mut p, game, hex, tile, laid, &mut used, &slots);
     p.svg.close("g");
     p.svg.finish()
 }
@@ -697,6 +698,34 @@ fn nodes(
 
 /// Centres of a city's slots around its own centre, laid across the direction it leans to
 /// (or side by side when it sits in the middle).
+/// How far a terrain mark (its triangle or waves and the cost under them) reaches from its
+/// centre.
+const TERRAIN_RADIUS: f64 = 20.0;
+
+/// The centres of every token slot of the tile's cities, in the hex frame.
+fn slot_centres(p: &HexPainter<'_>, tile: &TileDef, shape: &TileShape) -> Vec<Point> {
+    let mut centres = Vec::new();
+    for (k, node) in tile.nodes.iter().enumerate() {
+        let Some(placed) = shape.nodes.get(k) else {
+            continue;
+        };
+        if !matches!(placed.shape, NodeShape::City) {
+            continue;
+        }
+        // As `city_slots` lays them out.
+        let angle = match placed.towards {
+            Some(dir) => dir * 60.0,
+            None => p.upright,
+        };
+        let slots = usize::from(node.slots).clamp(1, MAX_SLOTS);
+        for offset in slot_offsets(slots) {
+            let (x, y) = rotate(offset, angle);
+            centres.push((placed.at.0 + x, placed.at.1 + y));
+        }
+    }
+    centres
+}
+
 fn slot_offsets(slots: usize) -> Vec<Point> {
     let r = SLOT_RADIUS;
     match slots {
@@ -1061,6 +1090,7 @@ fn decorations(
     tile: &TileDef,
     laid: bool,
     used: &mut Vec<f64>,
+    slots: &[Point],
 ) {
     let map = game.title.map;
     let def = map.hex_def(hex);
@@ -1114,7 +1144,36 @@ fn decorations(
         );
     }
     if tile.upgrade_cost > 0 {
-        let at = place(used, &[4.0, 3.0, 5.0, 2.0, 1.0, 0.0], 52.0);
+        // Off the token slots: a wide city in the middle (1889's Kouchi) reaches past where
+        // the terrain would go.
+        let preferred = [4.0, 3.0, 5.0, 2.0, 1.0, 0.0];
+        let clear = |at: Point| {
+            slots
+                .iter()
+                .all(|s| (s.0 - at.0).hypot(s.1 - at.1) >= SLOT_RADIUS + TERRAIN_RADIUS)
+        };
+        let first = free_direction(used, &p.local(&preferred));
+        // Directions without track or a stop first (the freest first), each as near the
+        // centre as the slots allow.
+        let mut directions: Vec<f64> = std::iter::once(first).chain(p.local(&preferred)).collect();
+        let free = |d: f64| {
+            used.iter()
+                .all(|u| super::tile::direction_gap(d, *u) >= 0.75)
+        };
+        directions.sort_by_key(|&d| !free(d));
+        let spot = directions.iter().find_map(|&dir| {
+            let (ux, uy) = edge_direction(dir);
+            [52.0, 62.0, 70.0]
+                .iter()
+                .map(|reach| (ux * reach, uy * reach))
+                .find(|&at| clear(at))
+                .map(|at| (dir, at))
+        });
+        let (dir, at) = spot.unwrap_or_else(|| {
+            let (ux, uy) = edge_direction(first);
+            (first, (ux * 52.0, uy * 52.0))
+        });
+        used.push(dir);
         terrain(p, tile, at);
     }
     if laid {
