@@ -73,7 +73,7 @@ fn is_ws(b: u8) -> bool {
 }
 
 #[inline(always)]
-fn skip_ws(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
     // Most values of a log follow their comma or colon directly, or after one space.
     while let Some(&c) = b.get(i) {
         if c > b' ' || !is_ws(c) {
@@ -100,7 +100,7 @@ fn specials(w: u64) -> u64 {
 
 /// The end of the string starting with the quote at `i`, and whether it has escapes.
 #[inline(always)]
-fn string_end(b: &[u8], i: usize) -> Option<(usize, bool)> {
+pub(crate) fn string_end(b: &[u8], i: usize) -> Option<(usize, bool)> {
     let mut j = i + 1;
     let mut escaped = false;
     loop {
@@ -148,7 +148,7 @@ fn digits_end(b: &[u8], mut i: usize) -> usize {
 
 /// The end of the number starting at `i` (RFC 8259 grammar, as serde_json reads it).
 #[inline(always)]
-fn number_end(b: &[u8], i: usize) -> Option<usize> {
+pub(crate) fn number_end(b: &[u8], i: usize) -> Option<usize> {
     let mut j = i;
     if b.get(j) == Some(&b'-') {
         j += 1;
@@ -341,7 +341,7 @@ impl Tree {
 
 /// The end of the literal `word` expected at `i`.
 #[inline(always)]
-fn literal_end(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
+pub(crate) fn literal_end(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
     b.get(i..)?.starts_with(word).then_some(i + word.len())
 }
 
@@ -397,7 +397,7 @@ pub(crate) fn key_code_of(b: &[u8], from: usize, len: usize) -> Option<u128> {
 /// [`key_code_of`] for a key or string as written in a JSON text, which has no zero bytes
 /// (a control character is written escaped).
 #[inline(always)]
-fn written_code(src: &[u8], from: usize, len: usize) -> Option<u128> {
+pub(crate) fn written_code(src: &[u8], from: usize, len: usize) -> Option<u128> {
     let mask = *KEY_MASKS.get(len)?;
     match src.get(from..from + 16) {
         Some(bytes) => Some(u128::from_le_bytes(bytes.try_into().ok()?) & mask),

@@ -10,6 +10,7 @@
 //! diagnostic with a label at the exact place and a help line saying what was expected.
 
 mod error;
+mod fast;
 mod json;
 mod raw;
 mod resolve;
@@ -20,7 +21,8 @@ pub(crate) use error::{label_span, not_shown, short_name, shorten_quotes};
 pub use error::{LogError, Problem, ProblemKind, DIAGNOSTICS_KEPT, DIAGNOSTICS_SHOWN};
 pub use raw::{filter, parse, parse_shared, Document, Header, LogPlayer, RawAction};
 pub use resolve::{
-    read, read_shared, resolve, AutoAction, GameLog, LoggedAction, LoggedCorrection,
+    read, read_fast, read_located, read_shared, resolve, AutoAction, GameLog, LoggedAction,
+    LoggedCorrection,
 };
 pub use source::LogSource;
 pub use span::{Span, Spanned};
