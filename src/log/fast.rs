@@ -65,12 +65,23 @@ impl Field {
     }
 }
 
+/// Skips the value at `i`; returns its end. Strings and numbers (most skipped values) without
+/// a call.
+#[inline(always)]
+fn skip(b: &[u8], i: usize) -> Option<usize> {
+    match *b.get(i)? {
+        b'"' => Some(string_end(b, i)?.0),
+        b'-' | b'0'..=b'9' => number_end(b, i),
+        _ => skip_value(b, i, 0),
+    }
+}
+
 /// Skips the value at `i`; returns its end.
 fn skip_value(b: &[u8], i: usize, depth: usize) -> Option<usize> {
     match *b.get(i)? {
         b'"' => Some(string_end(b, i)?.0),
         b'-' | b'0'..=b'9' => number_end(b, i),
-        b'{' if depth < MAX_DEPTH => object(b, i, false, |_, _, v| skip_value(b, v, depth + 1)),
+        b'{' if depth < MAX_DEPTH => object(b, i, false, |_, _, _, v| skip_value(b, v, depth + 1)),
         b'[' if depth < MAX_DEPTH => array(b, i, |v| skip_value(b, v, depth + 1)),
         b't' => literal_end(b, i, b"true"),
         b'f' => literal_end(b, i, b"false"),
@@ -79,15 +90,16 @@ fn skip_value(b: &[u8], i: usize, depth: usize) -> Option<usize> {
     }
 }
 
-/// The object at `i` (at its `{`, else `None`): `member(key_from, key_len, value_at)` reads a
-/// member's value and returns its end. With `plain`, a key with escapes declines (it could be
+/// The object at `i` (at its `{`, else `None`): `member(key_code, key_from, key_len, value_at)`
+/// reads a member's value and returns its end (the code is the key's [`json::key_code`], if it
+/// has one and no escapes). With `plain`, a key with escapes declines (it could be
 /// any key). Returns the object's end.
 #[inline(always)]
 fn object(
     b: &[u8],
     i: usize,
     plain: bool,
-    mut member: impl FnMut(usize, usize, usize) -> Option<usize>,
+    mut member: impl FnMut(Option<u128>, usize, usize, usize) -> Option<usize>,
 ) -> Option<usize> {
     if *b.get(i)? != b'{' {
         return None;
@@ -97,24 +109,55 @@ fn object(
         return Some(j + 1);
     }
     loop {
-        if *b.get(j)? != b'"' {
-            return None;
-        }
-        let (end, escaped) = string_end(b, j)?;
-        if escaped && plain {
-            return None;
-        }
+        let (end, code) = match short_key(b, j) {
+            Some((end, code)) => (end, Some(code)),
+            None => {
+                if *b.get(j)? != b'"' {
+                    return None;
+                }
+                match string_end(b, j)? {
+                    (end, false) => (end, written_code(b, j + 1, end - j - 2)),
+                    (_, true) if plain => return None,
+                    (end, true) => (end, None),
+                }
+            }
+        };
         let colon = skip_ws(b, end);
         if *b.get(colon)? != b':' {
             return None;
         }
-        j = skip_ws(b, member(j + 1, end - j - 2, skip_ws(b, colon + 1))?);
+        j = skip_ws(b, member(code, j + 1, end - j - 2, skip_ws(b, colon + 1))?);
         match *b.get(j)? {
             b',' => j = skip_ws(b, j + 1),
             b'}' => return Some(j + 1),
             _ => return None,
         }
     }
+}
+
+/// The end of the key at `j` (at its `"`) if it is one of at most 15 bytes without escapes
+/// and sixteen bytes follow its quote (most keys): one look at sixteen bytes. `None` for any
+/// other key (and for no key), which the caller reads the long way.
+#[inline(always)]
+fn short_key(b: &[u8], j: usize) -> Option<(usize, u128)> {
+    let bytes: [u8; 16] = b.get(j + 1..j + 17)?.try_into().ok()?;
+    if b[j] != b'"' {
+        return None;
+    }
+    let word = u128::from_le_bytes(bytes);
+    let (low, high) = (
+        json::specials(word as u64),
+        json::specials((word >> 64) as u64),
+    );
+    // The first special byte, exact (see `specials`).
+    let at = if low != 0 {
+        low.trailing_zeros() / 8
+    } else if high != 0 {
+        8 + high.trailing_zeros() / 8
+    } else {
+        return None;
+    } as usize;
+    (bytes[at] == b'"').then(|| (j + at + 2, word & json::KEY_MASKS[at]))
 }
 
 /// The array at `i` (at its `[`, else `None`): `element(at)` reads an element and returns its
@@ -147,9 +190,23 @@ fn field(b: &[u8], i: usize) -> Option<(Field, usize)> {
             (end, true) => (Form::Other, end),
         },
         b'-' | b'0'..=b'9' => {
-            let end = number_end(b, i)?;
-            let integral = !b[i..end].iter().any(|c| matches!(c, b'.' | b'e' | b'E'));
-            (if integral { Form::Integer } else { Form::Other }, end)
+            // The integer part, as `number_end` reads it; a fraction or exponent makes it
+            // another form of number.
+            let mut j = i + usize::from(b[i] == b'-');
+            match *b.get(j)? {
+                b'0' => j += 1,
+                b'1'..=b'9' => {
+                    j += 1;
+                    while b.get(j).is_some_and(u8::is_ascii_digit) {
+                        j += 1;
+                    }
+                }
+                _ => return None,
+            }
+            match b.get(j) {
+                Some(b'.' | b'e' | b'E') => (Form::Other, number_end(b, i)?),
+                _ => (Form::Integer, j),
+            }
         }
         b'n' => (Form::Null, literal_end(b, i, b"null")?),
         _ => (Form::Other, skip_value(b, i, 0)?),
@@ -242,7 +299,25 @@ struct Decoded {
     auto_actions: Vec<AutoAction>,
 }
 
-impl Entry for Decoded {
+/// What undo/redo filtering reads of an entry of the `actions` array.
+struct Listed {
+    ty: ActionType,
+    id: Option<i64>,
+    action_id: Option<Spanned<i64>>,
+    kind_span: Span,
+}
+
+/// The `actions` array, decoded.
+struct Actions {
+    /// Every entry.
+    listed: Vec<Listed>,
+    /// The game actions (not `undo`, `redo`, `message`), typed.
+    logged: Vec<LoggedAction>,
+    /// Whether there is an `undo`, `redo` or `message` (if not, every game action survives).
+    meta: bool,
+}
+
+impl Entry for Listed {
     fn ty(&self) -> ActionType {
         self.ty
     }
@@ -277,12 +352,12 @@ pub(crate) fn read(name: &str, shared: &Arc<str>) -> Option<GameLog> {
     let mut game_end_reason = None;
     // The actions, their span, and where they start if they come before the title or the
     // players (then read once the header is).
-    let mut actions: Option<(Vec<Decoded>, Span)> = None;
+    let mut actions: Option<(Actions, Span)> = None;
     let mut actions_later: Option<(usize, Span)> = None;
     let root = skip_ws(b, 0);
-    let end = object(b, root, true, |from, len, at| {
-        let Some(slot) = written_code(b, from, len).and_then(top::slot) else {
-            return skip_value(b, at, 0);
+    let end = object(b, root, true, |code, _, _, at| {
+        let Some(slot) = code.and_then(top::slot) else {
+            return skip(b, at);
         };
         if again(&mut seen, slot) {
             return None;
@@ -317,7 +392,7 @@ pub(crate) fn read(name: &str, shared: &Arc<str>) -> Option<GameLog> {
                     return literal_end(b, at, b"null");
                 }
                 let mut seen = 0;
-                object(b, at, true, |from, len, v| match &b[from..from + len] {
+                object(b, at, true, |_, from, len, v| match &b[from..from + len] {
                     b"seed" if !again(&mut seen, 0) => {
                         let (f, end) = field(b, v)?;
                         seed = text.opt(f, Text::int)?;
@@ -334,7 +409,7 @@ pub(crate) fn read(name: &str, shared: &Arc<str>) -> Option<GameLog> {
                         })
                     }
                     b"seed" | b"optional_rules" => None,
-                    _ => skip_value(b, v, 0),
+                    _ => skip(b, v),
                 })
             }
             top::RESULT => {
@@ -342,7 +417,7 @@ pub(crate) fn read(name: &str, shared: &Arc<str>) -> Option<GameLog> {
                     return literal_end(b, at, b"null");
                 }
                 let mut scores = BTreeMap::new();
-                let end = object(b, at, true, |from, len, v| {
+                let end = object(b, at, true, |_, from, len, v| {
                     let (f, end) = field(b, v)?;
                     let score = Spanned::new(text.int(f)?, f.span());
                     scores
@@ -379,26 +454,22 @@ pub(crate) fn read(name: &str, shared: &Arc<str>) -> Option<GameLog> {
         return None;
     }
     let ((title_name, title), (players, players_span)) = (title?, players?);
-    let (mut decoded, actions_span) = match (actions, actions_later) {
+    let (actions, actions_span) = match (actions, actions_later) {
         (Some(actions), _) => actions,
         (None, Some((at, span))) => (Reader::new(text, title, &players).actions(at)?.0, span),
         (None, None) => return None,
     };
-    let surviving = raw::filter_entries(&decoded).ok()?;
-    let mut logged = Vec::with_capacity(surviving.len());
-    for index in surviving {
-        let d = &mut decoded[index];
-        if d.ty == ActionType::Message {
-            continue;
+    let Actions {
+        listed,
+        mut logged,
+        meta,
+    } = actions;
+    if meta {
+        let mut surviving = vec![false; listed.len()];
+        for index in raw::filter_entries(&listed).ok()? {
+            surviving[index] = true;
         }
-        logged.push(LoggedAction {
-            raw_index: index,
-            action_id: d.id?,
-            type_name: d.type_name.to_string(),
-            span: d.span,
-            action: d.action.take()?,
-            auto_actions: std::mem::take(&mut d.auto_actions),
-        });
+        logged.retain(|a| surviving[a.raw_index]);
     }
     Some(GameLog {
         name: name.to_string(),
@@ -416,7 +487,7 @@ pub(crate) fn read(name: &str, shared: &Arc<str>) -> Option<GameLog> {
         },
         title,
         actions: logged,
-        raw_count: decoded.len(),
+        raw_count: listed.len(),
         actions_span,
         corrections: Vec::new(),
     })
@@ -441,7 +512,21 @@ impl<'s> Text<'s> {
         if f.form != Form::Integer {
             return None;
         }
-        self.src[f.start..f.end].parse().ok()
+        let (negative, digits) = match &self.b[f.start..f.end] {
+            [b'-', rest @ ..] => (true, rest),
+            digits => (false, digits),
+        };
+        let mut magnitude: u64 = 0;
+        for d in digits {
+            magnitude = magnitude
+                .checked_mul(10)?
+                .checked_add(u64::from(d - b'0'))?;
+        }
+        if negative {
+            0i64.checked_sub_unsigned(magnitude)
+        } else {
+            i64::try_from(magnitude).ok()
+        }
     }
 
     /// A player id or entity: a string, or an integer as it is written (but `-0`).
@@ -450,7 +535,7 @@ impl<'s> Text<'s> {
             Form::Plain => self.plain(f),
             Form::Integer => {
                 let written = &self.src[f.start..f.end];
-                (written != "-0" && written.parse::<i64>().is_ok()).then_some(written)
+                (written != "-0" && self.int(f).is_some()).then_some(written)
             }
             _ => None,
         }
@@ -469,11 +554,11 @@ impl<'s> Text<'s> {
     fn player(self, at: usize) -> Option<(LogPlayer, usize)> {
         let b = self.b;
         let (mut name, mut id) = (Field::ABSENT, Field::ABSENT);
-        let end = object(b, at, true, |from, len, v| {
+        let end = object(b, at, true, |_, from, len, v| {
             let slot = match &b[from..from + len] {
                 b"name" => &mut name,
                 b"id" => &mut id,
-                _ => return skip_value(b, v, 0),
+                _ => return skip(b, v),
             };
             if slot.form != Form::Absent {
                 return None;
@@ -512,12 +597,34 @@ impl<'a> Reader<'a> {
     }
 
     /// The `actions` array at `at`.
-    fn actions(&self, at: usize) -> Option<(Vec<Decoded>, usize)> {
+    fn actions(&self, at: usize) -> Option<(Actions, usize)> {
         // Sized once (an action takes some 180 bytes): each growth would copy them all.
-        let mut list = Vec::with_capacity((self.text.b.len() - at) / 160);
+        let capacity = (self.text.b.len() - at) / 160;
+        let mut list = Actions {
+            listed: Vec::with_capacity(capacity),
+            logged: Vec::with_capacity(capacity),
+            meta: false,
+        };
         let end = array(self.text.b, at, |a| {
-            let (action, end) = self.action(a, false)?;
-            list.push(action);
+            let (d, end) = self.action(a, false)?;
+            let raw_index = list.listed.len();
+            list.listed.push(Listed {
+                ty: d.ty,
+                id: d.id,
+                action_id: d.action_id,
+                kind_span: d.kind_span,
+            });
+            match d.action {
+                Some(action) => list.logged.push(LoggedAction {
+                    raw_index,
+                    action_id: d.id?,
+                    type_name: d.type_name.into_owned(),
+                    span: d.span,
+                    action,
+                    auto_actions: d.auto_actions,
+                }),
+                None => list.meta = true,
+            }
             Some(end)
         })?;
         Some((list, end))
@@ -531,9 +638,9 @@ impl<'a> Reader<'a> {
         let mut shares = None;
         let mut routes = None;
         let mut auto_actions = Vec::new();
-        let end = object(b, at, true, |from, len, v| {
-            let Some(k) = written_code(b, from, len).and_then(fields::slot) else {
-                return skip_value(b, v, 0);
+        let end = object(b, at, true, |code, _, _, v| {
+            let Some(k) = code.and_then(fields::slot) else {
+                return skip(b, v);
             };
             if again(&mut seen, k) {
                 return None;
@@ -806,9 +913,9 @@ impl<'a> Reader<'a> {
         let mut seen = 0;
         let mut connections = None;
         let mut nodes = None;
-        let end = object(b, at, true, |from, len, v| {
-            let Some(k) = written_code(b, from, len).and_then(route::slot) else {
-                return skip_value(b, v, 0);
+        let end = object(b, at, true, |code, _, _, v| {
+            let Some(k) = code.and_then(route::slot) else {
+                return skip(b, v);
             };
             if again(&mut seen, k) {
                 return None;
@@ -828,7 +935,11 @@ impl<'a> Reader<'a> {
                     let mut list = Vec::new();
                     let end = array(b, v, |n| {
                         let (f, end) = field(b, n)?;
-                        list.push(resolve::node_named(self.map, text.plain(f)?)?);
+                        list.push(resolve::node_named(
+                            self.map,
+                            &self.small_hexes,
+                            text.plain(f)?,
+                        )?);
                         Some(end)
                     })?;
                     nodes = Some(list);

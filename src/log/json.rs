@@ -90,7 +90,7 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 /// The high bit of each byte of `w` (little endian) that is a quote, a backslash or a control
 /// character; the lowest one set is exact (the others may be false).
 #[inline(always)]
-fn specials(w: u64) -> u64 {
+pub(crate) fn specials(w: u64) -> u64 {
     let zero = |v: u64| v.wrapping_sub(ONES) & !v;
     let quote = zero(w ^ (ONES * u64::from(b'"')));
     let backslash = zero(w ^ (ONES * u64::from(b'\\')));
@@ -362,7 +362,7 @@ pub(crate) const fn key_code(key: &str) -> u128 {
 }
 
 /// The bits of a [`key_code`] that a key of each length (0 to 16 bytes) fills.
-const KEY_MASKS: [u128; 17] = {
+pub(crate) const KEY_MASKS: [u128; 17] = {
     let mut masks = [0u128; 17];
     let mut len = 1;
     while len <= 16 {

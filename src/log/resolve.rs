@@ -997,7 +997,7 @@ impl Resolver<'_> {
     }
 
     fn node(&mut self, text: &Text<'_>) -> Option<(HexId, u8)> {
-        match node_named(self.map, &text.value) {
+        match node_named(self.map, &self.small_hexes, &text.value) {
             Some(node) => Some(node),
             None => keep!(
                 self,
@@ -1124,10 +1124,14 @@ pub(super) fn city_named(map: &MapData, text: &str) -> Option<CityRef> {
 }
 
 /// A route stop `<hex>-<part index>` of the map.
-pub(super) fn node_named(map: &MapData, text: &str) -> Option<(HexId, u8)> {
+pub(super) fn node_named(
+    map: &MapData,
+    small_hexes: &[u64; 26],
+    text: &str,
+) -> Option<(HexId, u8)> {
     let (hex, part) = text.rsplit_once('-')?;
-    let (hex, part) = (hex.parse::<HexId>().ok()?, part.parse::<u8>().ok()?);
-    map.has_hex(hex).then_some((hex, part))
+    let part = part.parse::<u8>().ok()?;
+    Some((hex_named(map, small_hexes, hex)?, part))
 }
 
 /// A par cell written `"price,row,column"`: `None` if it is not written so, `Some(None)` if
