@@ -44,8 +44,9 @@ enum Form {
 #[derive(Debug, Clone, Copy)]
 struct Field {
     form: Form,
-    start: usize,
-    end: usize,
+    // `u32`: [`read`] declines texts of 4 GiB and more, and an action has 25 of these.
+    start: u32,
+    end: u32,
 }
 
 impl Field {
@@ -61,7 +62,11 @@ impl Field {
     }
 
     fn span(self) -> Span {
-        Span::new(self.start, self.end - self.start)
+        Span::new(self.start as usize, (self.end - self.start) as usize)
+    }
+
+    fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
     }
 }
 
@@ -214,8 +219,8 @@ fn field(b: &[u8], i: usize) -> Option<(Field, usize)> {
     Some((
         Field {
             form,
-            start: i,
-            end,
+            start: i as u32,
+            end: end as u32,
         },
         end,
     ))
@@ -504,7 +509,7 @@ struct Text<'s> {
 impl<'s> Text<'s> {
     /// A string without escapes.
     fn plain(self, f: Field) -> Option<&'s str> {
-        (f.form == Form::Plain).then(|| &self.src[f.start + 1..f.end - 1])
+        (f.form == Form::Plain).then(|| &self.src[f.start as usize + 1..f.end as usize - 1])
     }
 
     /// An integer written as one.
@@ -512,7 +517,7 @@ impl<'s> Text<'s> {
         if f.form != Form::Integer {
             return None;
         }
-        let (negative, digits) = match &self.b[f.start..f.end] {
+        let (negative, digits) = match &self.b[f.range()] {
             [b'-', rest @ ..] => (true, rest),
             digits => (false, digits),
         };
@@ -534,8 +539,10 @@ impl<'s> Text<'s> {
         match f.form {
             Form::Plain => self.plain(f),
             Form::Integer => {
-                let written = &self.src[f.start..f.end];
-                (written != "-0" && self.int(f).is_some()).then_some(written)
+                let written = &self.src[f.range()];
+                // Eighteen digits always fit.
+                let fits = written.len() <= 18 || self.int(f).is_some();
+                (written != "-0" && fits).then_some(written)
             }
             _ => None,
         }
@@ -694,8 +701,8 @@ impl<'a> Reader<'a> {
             };
             f[k] = Field {
                 form: Form::Other,
-                start: v,
-                end,
+                start: v as u32,
+                end: end as u32,
             };
             Some(end)
         })?;
@@ -953,8 +960,8 @@ impl<'a> Reader<'a> {
             };
             f[k] = Field {
                 form: Form::Other,
-                start: v,
-                end,
+                start: v as u32,
+                end: end as u32,
             };
             Some(end)
         })?;
@@ -967,7 +974,7 @@ impl<'a> Reader<'a> {
                 connections: Vec::new(),
                 revenue,
                 nodes: Vec::new(),
-                walk: self.hexes(f[route::HEXES].start)?.0,
+                walk: self.hexes(f[route::HEXES].start as usize)?.0,
             }
         } else {
             RouteSpec {

@@ -8,6 +8,11 @@
 //!
 //! [`read`] runs all three. Every problem of a file is collected into one [`LogError`], a miette
 //! diagnostic with a label at the exact place and a help line saying what was expected.
+//!
+//! A log as 18xx.games writes it is first offered to a fast path that decodes it from the bytes
+//! to the same [`GameLog`] in one pass; it declines anything unusual or wrong (escapes, `80.0`,
+//! repeated fields, any problem), which the three stages then read ([`read_fast`] and
+//! [`read_located`] run either alone, for tests that hold them to the same result).
 
 mod error;
 mod fast;
