@@ -446,3 +446,95 @@ fn unusual_but_valid_json_reads_as_the_exported_log() {
     }
     assert!(read_files >= 10, "only {read_files} fixtures read");
 }
+
+/// Everything a read log holds, spans included (the title by name: its facts are the title's).
+fn exact(log: &log::GameLog) -> String {
+    format!(
+        "{} {} {:?}\n{:?}\n{} {:?} {:?}",
+        log.name,
+        log.title.name,
+        log.header,
+        log.actions,
+        log.raw_count,
+        log.actions_span,
+        log.corrections
+    )
+}
+
+/// Whether the fast path reads `text` as the located path does (when it takes it at all);
+/// `true` if it took it.
+fn fast_path_agrees(what: &str, text: &str) -> bool {
+    let shared: std::sync::Arc<str> = std::sync::Arc::from(text);
+    let located = log::read_located("game.json", std::sync::Arc::clone(&shared));
+    let Some(fast) = log::read_fast("game.json", &shared) else {
+        return false;
+    };
+    let located = located.unwrap_or_else(|e| {
+        panic!(
+            "{what}: the fast path reads a log the located path rejects: {}",
+            render(&e)
+        )
+    });
+    assert_eq!(exact(&fast), exact(&located), "{what}");
+    assert!(std::sync::Arc::ptr_eq(&fast.src, &shared), "{what}");
+    // And `read` is the fast path's result.
+    let read = log::read_shared("game.json", std::sync::Arc::clone(&shared)).unwrap();
+    assert_eq!(exact(&read), exact(&fast), "{what}");
+    true
+}
+
+/// The fast path of `log::read` reads every fixture of every title, every sample log and every
+/// test log as the located path does, spans included, and takes nearly all of them; of the
+/// fixtures rewritten as no exporter writes them, it takes those in its forms (whitespace
+/// everywhere, members in reverse order: the actions before the header) and agrees on them.
+#[test]
+fn the_fast_path_reads_logs_as_the_located_path_does() {
+    let Some(shared) = crate::common::shared_dir() else {
+        return;
+    };
+    let titles = std::fs::read_dir(shared.join("fixtures")).unwrap();
+    let mut titles: Vec<_> = titles.map(|t| t.unwrap().file_name()).collect();
+    titles.sort();
+    let mut files: Vec<std::path::PathBuf> = titles
+        .iter()
+        .flat_map(|t| crate::common::fixtures(&shared, &t.to_string_lossy()))
+        .collect();
+    let fixtures = files.len();
+    let package = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    files.extend(crate::common::files_in(&package.join("samples"), "json"));
+    files.extend(crate::common::files_in(&package.join("tests/data"), "json"));
+    let (mut readable, mut fast, mut readable_fixtures) = (0, 0, 0);
+    let mut rewritten_fast = [0; 5];
+    for (i, path) in files.iter().enumerate() {
+        let text = std::fs::read_to_string(path).unwrap();
+        let what = path.display().to_string();
+        let ok = log::read_located("game.json", std::sync::Arc::from(text.as_str())).is_ok();
+        readable += usize::from(ok);
+        fast += usize::from(fast_path_agrees(&what, &text));
+        if i >= fixtures {
+            continue;
+        }
+        readable_fixtures += usize::from(ok);
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        for (style, taken) in rewritten_fast.iter_mut().enumerate() {
+            let mut other = String::new();
+            rewritten(&value, style as u8, None, &mut other);
+            *taken += usize::from(fast_path_agrees(&format!("{what} style {style}"), &other));
+        }
+    }
+    // Every readable file (a log the fast path declines would be one with an escape, `80.0`, a
+    // repeated field or an undone action that does not resolve: none of these has one).
+    assert!(
+        readable >= 25,
+        "only {readable} of {} files readable",
+        files.len()
+    );
+    assert_eq!(fast, readable, "readable files taken by the fast path");
+    // Whitespace, and the header after the actions: taken. Escapes, `80.0` and repeated keys:
+    // left to the located path.
+    assert_eq!(
+        rewritten_fast,
+        [readable_fixtures, readable_fixtures, 0, 0, 0],
+        "rewritten fixtures taken by the fast path, by style"
+    );
+}

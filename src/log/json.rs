@@ -73,7 +73,7 @@ fn is_ws(b: u8) -> bool {
 }
 
 #[inline(always)]
-fn skip_ws(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
     // Most values of a log follow their comma or colon directly, or after one space.
     while let Some(&c) = b.get(i) {
         if c > b' ' || !is_ws(c) {
@@ -90,7 +90,7 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 /// The high bit of each byte of `w` (little endian) that is a quote, a backslash or a control
 /// character; the lowest one set is exact (the others may be false).
 #[inline(always)]
-fn specials(w: u64) -> u64 {
+pub(crate) fn specials(w: u64) -> u64 {
     let zero = |v: u64| v.wrapping_sub(ONES) & !v;
     let quote = zero(w ^ (ONES * u64::from(b'"')));
     let backslash = zero(w ^ (ONES * u64::from(b'\\')));
@@ -100,7 +100,7 @@ fn specials(w: u64) -> u64 {
 
 /// The end of the string starting with the quote at `i`, and whether it has escapes.
 #[inline(always)]
-fn string_end(b: &[u8], i: usize) -> Option<(usize, bool)> {
+pub(crate) fn string_end(b: &[u8], i: usize) -> Option<(usize, bool)> {
     let mut j = i + 1;
     let mut escaped = false;
     loop {
@@ -148,7 +148,7 @@ fn digits_end(b: &[u8], mut i: usize) -> usize {
 
 /// The end of the number starting at `i` (RFC 8259 grammar, as serde_json reads it).
 #[inline(always)]
-fn number_end(b: &[u8], i: usize) -> Option<usize> {
+pub(crate) fn number_end(b: &[u8], i: usize) -> Option<usize> {
     let mut j = i;
     if b.get(j) == Some(&b'-') {
         j += 1;
@@ -341,7 +341,7 @@ impl Tree {
 
 /// The end of the literal `word` expected at `i`.
 #[inline(always)]
-fn literal_end(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
+pub(crate) fn literal_end(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
     b.get(i..)?.starts_with(word).then_some(i + word.len())
 }
 
@@ -362,7 +362,7 @@ pub(crate) const fn key_code(key: &str) -> u128 {
 }
 
 /// The bits of a [`key_code`] that a key of each length (0 to 16 bytes) fills.
-const KEY_MASKS: [u128; 17] = {
+pub(crate) const KEY_MASKS: [u128; 17] = {
     let mut masks = [0u128; 17];
     let mut len = 1;
     while len <= 16 {
@@ -397,7 +397,7 @@ pub(crate) fn key_code_of(b: &[u8], from: usize, len: usize) -> Option<u128> {
 /// [`key_code_of`] for a key or string as written in a JSON text, which has no zero bytes
 /// (a control character is written escaped).
 #[inline(always)]
-fn written_code(src: &[u8], from: usize, len: usize) -> Option<u128> {
+pub(crate) fn written_code(src: &[u8], from: usize, len: usize) -> Option<u128> {
     let mask = *KEY_MASKS.get(len)?;
     match src.get(from..from + 16) {
         Some(bytes) => Some(u128::from_le_bytes(bytes.try_into().ok()?) & mask),

@@ -137,7 +137,7 @@ macro_rules! action_types {
             }
 
             /// Its name, if it is one railnote knows (not a `program_*` one).
-            fn name(self) -> Option<&'static str> {
+            pub(crate) fn name(self) -> Option<&'static str> {
                 match self {
                     $(ActionType::$variant => Some($name),)*
                     ActionType::Program | ActionType::Unknown => None,
@@ -454,6 +454,41 @@ fn parse_action(json: Json<'_>, val: Val, auto: bool) -> Result<RawAction, Vec<P
 /// # Errors
 /// An `undo` naming an id that no action has, or a `redo` with nothing to restore.
 pub fn filter(actions: &[RawAction]) -> Result<Vec<usize>, Vec<Problem>> {
+    filter_entries(actions)
+}
+
+/// What undo/redo filtering reads of an action.
+pub(crate) trait Entry {
+    /// What the action is.
+    fn ty(&self) -> ActionType;
+    /// Its source id (auto actions have none).
+    fn id(&self) -> Option<i64>;
+    /// For `undo`: the `action_id` to undo back to, if given.
+    fn action_id(&self) -> Option<&Spanned<i64>>;
+    /// Where its `type` is written.
+    fn kind_span(&self) -> Span;
+}
+
+impl Entry for RawAction {
+    fn ty(&self) -> ActionType {
+        self.ty
+    }
+
+    fn id(&self) -> Option<i64> {
+        self.id
+    }
+
+    fn action_id(&self) -> Option<&Spanned<i64>> {
+        self.action_id.as_ref()
+    }
+
+    fn kind_span(&self) -> Span {
+        self.kind.span
+    }
+}
+
+/// [`filter`] of any kind of entry.
+pub(crate) fn filter_entries<A: Entry>(actions: &[A]) -> Result<Vec<usize>, Vec<Problem>> {
     // The reference scans the whole log for an undo's target and every slot back to it, which
     // is quadratic in a log of many undos. The same result in linear time: the live game
     // actions only ever change at their end (an undo takes off those after its target, a redo
@@ -466,9 +501,9 @@ pub fn filter(actions: &[RawAction]) -> Result<Vec<usize>, Vec<Problem>> {
     let mut groups: Vec<Vec<usize>> = Vec::new();
     let mut problems = Vec::new();
     for (index, action) in actions.iter().enumerate() {
-        match action.ty {
+        match action.ty() {
             ActionType::Undo => {
-                let keep = match &action.action_id {
+                let keep = match action.action_id() {
                     Some(k) if k.value == 0 => 0,
                     Some(k) => match target_position(&mut first_with_id, actions, k.value) {
                         // Every live action after the target's position is undone.
@@ -495,7 +530,7 @@ pub fn filter(actions: &[RawAction]) -> Result<Vec<usize>, Vec<Problem>> {
                 None => problems.push(
                     Problem::new(
                         ProblemKind::NothingToRedo,
-                        action.kind.span,
+                        action.kind_span(),
                         "`redo` with nothing undone to restore",
                         "nothing to redo here",
                     )
@@ -520,16 +555,16 @@ pub fn filter(actions: &[RawAction]) -> Result<Vec<usize>, Vec<Problem>> {
 }
 
 /// The position of the first action whose id is `id`, looked up in `index` (built on first use).
-fn target_position(
+fn target_position<A: Entry>(
     index: &mut Option<Vec<(i64, usize)>>,
-    actions: &[RawAction],
+    actions: &[A],
     id: i64,
 ) -> Option<usize> {
     let index = index.get_or_insert_with(|| {
         let mut ids: Vec<(i64, usize)> = actions
             .iter()
             .enumerate()
-            .filter_map(|(i, a)| Some((a.id?, i)))
+            .filter_map(|(i, a)| Some((a.id()?, i)))
             .collect();
         ids.sort_unstable();
         ids.dedup_by_key(|(id, _)| *id);

@@ -13,6 +13,7 @@ use crate::ids::{
     CityRef, CompanyId, CorpId, HexId, Money, Percent, PlayerId, Rotation, ShareId, TileId, TrainId,
 };
 use crate::log::error::{LogError, Problem, ProblemKind};
+use crate::log::fast;
 use crate::log::json::{self, Elements, Fields, Json, Obj, Val, What};
 use crate::log::raw::{self, ActionType, Document, Header, LogPlayer, RawAction};
 use crate::log::source::LogSource;
@@ -168,6 +169,27 @@ pub fn read(name: &str, src: &str) -> Result<GameLog, LogError> {
 /// # Errors
 /// As [`read`].
 pub fn read_shared(name: &str, src: Arc<str>) -> Result<GameLog, LogError> {
+    match fast::read(name, &src) {
+        Some(log) => Ok(log),
+        None => read_located(name, src),
+    }
+}
+
+/// [`read_shared`] by the fast path alone: `None` where it declines the text (and
+/// [`read_shared`] reads it with [`read_located`]). For tests that hold the two paths to the same
+/// result.
+#[doc(hidden)]
+pub fn read_fast(name: &str, src: &Arc<str>) -> Option<GameLog> {
+    fast::read(name, src)
+}
+
+/// [`read_shared`] by the located path alone (syntax tree, undo/redo filtering, resolution),
+/// which reads every text and reports every problem.
+///
+/// # Errors
+/// As [`read`].
+#[doc(hidden)]
+pub fn read_located(name: &str, src: Arc<str>) -> Result<GameLog, LogError> {
     let doc = raw::parse_shared(name, src)?;
     resolve(&doc)
 }
@@ -296,7 +318,7 @@ json::field_set! {
 type RouteFields<'s> = Fields<'s, { route::KEYS.len() }>;
 
 /// The hexes `A0` to `Z63` of the map, a bit each ([`Resolver::hex`]).
-fn small_hexes(map: &MapData) -> [u64; 26] {
+pub(super) fn small_hexes(map: &MapData) -> [u64; 26] {
     let mut bits = [0u64; 26];
     for hex in &map.hexes {
         if let (Some(row), Ok(number @ 0..=63)) = (
@@ -547,39 +569,26 @@ impl Resolver<'_> {
             }
         };
         let name: &str = &entity.value;
-        let player = || {
-            self.players
-                .iter()
-                .position(|p| p.id == name)
-                .map(|i| Entity::Player(PlayerId(i as u8)))
-        };
-        let corp = || self.title.corp_by_sym(name).map(Entity::Corporation);
-        let company = || self.title.company_by_sym(name).map(Entity::Company);
+        let kind = entity_type.as_ref().map(|t| &*t.value);
+        let found = entity_named(self.title, self.players, name, kind).flatten();
         // What was expected is only said when nothing is found.
-        let (found, expected): (_, &dyn Fn() -> String) =
-            match entity_type.as_ref().map(|t| &*t.value) {
-                Some("player") => (player(), &|| "a player id of this log".to_string()),
-                Some("corporation" | "minor") => {
-                    (corp(), &|| format!("a corporation: {}", self.corp_names()))
-                }
-                Some("company") => (company(), &|| {
-                    format!("a private company: {}", self.company_names())
-                }),
-                Some(other) => {
-                    let span = entity_type.as_ref().map_or(raw.span, |t| t.span);
-                    return keep!(
-                        self,
-                        Err(bad(
-                            span,
-                            "`entity_type` must be \"player\", \"corporation\" or \"company\"",
-                            other
-                        ))
-                    );
-                }
-                None => (player().or_else(corp).or_else(company), &|| {
-                    "a player id or a corporation/company symbol".to_string()
-                }),
-            };
+        let expected: &dyn Fn() -> String = match kind {
+            Some("player") => &|| "a player id of this log".to_string(),
+            Some("corporation" | "minor") => &|| format!("a corporation: {}", self.corp_names()),
+            Some("company") => &|| format!("a private company: {}", self.company_names()),
+            Some(other) => {
+                let span = entity_type.as_ref().map_or(raw.span, |t| t.span);
+                return keep!(
+                    self,
+                    Err(bad(
+                        span,
+                        "`entity_type` must be \"player\", \"corporation\" or \"company\"",
+                        other
+                    ))
+                );
+            }
+            None => &|| "a player id or a corporation/company symbol".to_string(),
+        };
         if found.is_some() {
             return found;
         }
@@ -727,12 +736,7 @@ impl Resolver<'_> {
     }
 
     fn share(&mut self, text: &Text<'_>) -> Option<ShareId> {
-        let parsed = text.value.rsplit_once('_').and_then(|(corp, index)| {
-            let corp = self.title.corp_by_sym(corp)?;
-            let count = self.title.share_sizes(corp).len();
-            let index: u8 = index.parse().ok().filter(|i| (*i as usize) < count)?;
-            Some(ShareId { corp, index })
-        });
+        let parsed = share_named(self.title, &text.value);
         if parsed.is_none() {
             let count = (0..self.title.corporations.len())
                 .map(|i| self.title.share_sizes(CorpId(i as u8)).len())
@@ -761,13 +765,7 @@ impl Resolver<'_> {
     }
 
     fn train(&mut self, text: &Text<'_>) -> Option<TrainId> {
-        let parsed = text.value.rsplit_once('-').and_then(|(name, copy)| {
-            let kind = self.title.train_kind(name)?;
-            let copy: u16 = copy.parse().ok().filter(|c| {
-                self.title.train(kind).unlimited || *c < self.title.train(kind).most_copies()
-            })?;
-            Some(TrainId { kind, copy })
-        });
+        let parsed = train_named(self.title, &text.value);
         if parsed.is_none() {
             let trains: Vec<String> = self
                 .title
@@ -796,17 +794,8 @@ impl Resolver<'_> {
     }
 
     fn hex(&mut self, text: &Text<'_>) -> Option<HexId> {
-        // Most coordinates are a capital and one or two digits (as `HexId` parses them).
-        if let [letter @ b'A'..=b'Z', digits @ ..] = text.value.as_bytes() {
-            if let [d @ b'0'..=b'9'] | [b'0'..=b'9', d @ b'0'..=b'9'] = digits {
-                let number = digits[..digits.len() - 1]
-                    .first()
-                    .map_or(0, |tens| (tens - b'0') * 10)
-                    + (d - b'0');
-                if number < 64 && self.small_hexes[usize::from(letter - b'A')] >> number & 1 == 1 {
-                    return Some(HexId::new(letter - b'A', i16::from(number)));
-                }
-            }
+        if let Some(hex) = small_hex(&self.small_hexes, &text.value) {
+            return Some(hex);
         }
         match text.value.parse::<HexId>() {
             Ok(hex) if self.map.has_hex(hex) => Some(hex),
@@ -849,13 +838,7 @@ impl Resolver<'_> {
     }
 
     fn city(&mut self, text: &Text<'_>) -> Option<CityRef> {
-        let parsed = text.value.rsplit_once('-').and_then(|(tile, part)| {
-            let part: u8 = part.parse().ok()?;
-            Some(CityRef {
-                tile: self.map.tile(tile)?,
-                part,
-            })
-        });
+        let parsed = city_named(self.map, &text.value);
         if parsed.is_none() {
             self.problems.push(
                 Problem::new(
@@ -887,23 +870,9 @@ impl Resolver<'_> {
                 "the par cell as \"price,row,column\", e.g. \"82,2,6\""
             )
         )?;
-        let parts: Vec<Option<i64>> = text
-            .value
-            .split(',')
-            .map(|p| p.trim().parse().ok())
-            .collect();
-        let cell = match parts.as_slice() {
-            [Some(price), Some(row), Some(column)] => {
-                match (u8::try_from(*row), u8::try_from(*column)) {
-                    (Ok(row), Ok(column)) => Some(MarketCell {
-                        price: Money(*price),
-                        row,
-                        column,
-                    }),
-                    _ => None,
-                }
-            }
-            _ => {
+        let cell = match market_cell_written(&text.value) {
+            Some(cell) => cell,
+            None => {
                 self.problems.push(
                     bad(
                         text.span,
@@ -915,8 +884,8 @@ impl Resolver<'_> {
                 return None;
             }
         };
-        match cell {
-            Some(c) if self.title.cell(c.row, c.column).is_some() => Some(c),
+        match cell.filter(|c| self.title.cell(c.row, c.column).is_some()) {
+            Some(c) => Some(c),
             _ => {
                 self.problems.push(
                     Problem::new(
@@ -1028,13 +997,9 @@ impl Resolver<'_> {
     }
 
     fn node(&mut self, text: &Text<'_>) -> Option<(HexId, u8)> {
-        let parsed = text
-            .value
-            .rsplit_once('-')
-            .and_then(|(hex, part)| Some((hex.parse::<HexId>().ok()?, part.parse::<u8>().ok()?)));
-        match parsed {
-            Some((hex, part)) if self.map.has_hex(hex) => Some((hex, part)),
-            _ => keep!(
+        match node_named(self.map, &self.small_hexes, &text.value) {
+            Some(node) => Some(node),
+            None => keep!(
                 self,
                 Err(Problem::new(
                     ProblemKind::UnknownHex,
@@ -1076,4 +1041,114 @@ fn small(v: &Spanned<i64>, what: &str, expected: &str) -> Result<u8, Problem> {
             &v.value.to_string(),
         )
     })
+}
+
+// What an id string names, if anything: shared by the resolver (which says what is wrong when
+// nothing is found) and the fast path (which then leaves the log to the resolver).
+
+/// The acting entity named `name`, as the `entity_type` says (`None`: one of the three, looked
+/// for in that order); `None` for an `entity_type` that names none of them.
+pub(super) fn entity_named(
+    title: &Title,
+    players: &[LogPlayer],
+    name: &str,
+    entity_type: Option<&str>,
+) -> Option<Option<Entity>> {
+    let player = || {
+        players
+            .iter()
+            .position(|p| p.id == name)
+            .map(|i| Entity::Player(PlayerId(i as u8)))
+    };
+    let corp = || title.corp_by_sym(name).map(Entity::Corporation);
+    let company = || title.company_by_sym(name).map(Entity::Company);
+    Some(match entity_type {
+        Some("player") => player(),
+        Some("corporation" | "minor") => corp(),
+        Some("company") => company(),
+        Some(_) => return None,
+        None => player().or_else(corp).or_else(company),
+    })
+}
+
+/// A share certificate `<corporation>_<index>`.
+pub(super) fn share_named(title: &Title, text: &str) -> Option<ShareId> {
+    let (corp, index) = text.rsplit_once('_')?;
+    let corp = title.corp_by_sym(corp)?;
+    let count = title.share_sizes(corp).len();
+    let index: u8 = index.parse().ok().filter(|i| (*i as usize) < count)?;
+    Some(ShareId { corp, index })
+}
+
+/// A train `<type>-<copy>`.
+pub(super) fn train_named(title: &Title, text: &str) -> Option<TrainId> {
+    let (name, copy) = text.rsplit_once('-')?;
+    let kind = title.train_kind(name)?;
+    let copy: u16 = copy
+        .parse()
+        .ok()
+        .filter(|c| title.train(kind).unlimited || *c < title.train(kind).most_copies())?;
+    Some(TrainId { kind, copy })
+}
+
+/// A hex of the map's `A0` to `Z63` ([`small_hexes`]) written as a capital and one or two
+/// digits (as `HexId` parses them): most coordinates of a log.
+pub(super) fn small_hex(small_hexes: &[u64; 26], text: &str) -> Option<HexId> {
+    let [letter @ b'A'..=b'Z', digits @ ..] = text.as_bytes() else {
+        return None;
+    };
+    let (tens, d) = match digits {
+        [d @ b'0'..=b'9'] => (0, d),
+        [t @ b'0'..=b'9', d @ b'0'..=b'9'] => ((t - b'0') * 10, d),
+        _ => return None,
+    };
+    let number = tens + (d - b'0');
+    (number < 64 && small_hexes[usize::from(letter - b'A')] >> number & 1 == 1)
+        .then(|| HexId::new(letter - b'A', i16::from(number)))
+}
+
+/// A hex of the map.
+pub(super) fn hex_named(map: &MapData, small_hexes: &[u64; 26], text: &str) -> Option<HexId> {
+    small_hex(small_hexes, text)
+        .or_else(|| text.parse::<HexId>().ok().filter(|hex| map.has_hex(*hex)))
+}
+
+/// A city `<tile id>-<part index>`.
+pub(super) fn city_named(map: &MapData, text: &str) -> Option<CityRef> {
+    let (tile, part) = text.rsplit_once('-')?;
+    let part: u8 = part.parse().ok()?;
+    Some(CityRef {
+        tile: map.tile(tile)?,
+        part,
+    })
+}
+
+/// A route stop `<hex>-<part index>` of the map.
+pub(super) fn node_named(
+    map: &MapData,
+    small_hexes: &[u64; 26],
+    text: &str,
+) -> Option<(HexId, u8)> {
+    let (hex, part) = text.rsplit_once('-')?;
+    let part = part.parse::<u8>().ok()?;
+    Some((hex_named(map, small_hexes, hex)?, part))
+}
+
+/// A par cell written `"price,row,column"`: `None` if it is not written so, `Some(None)` if
+/// its row or column is out of range (the market says which cells exist).
+pub(super) fn market_cell_written(text: &str) -> Option<Option<MarketCell>> {
+    let parts: Vec<Option<i64>> = text.split(',').map(|p| p.trim().parse().ok()).collect();
+    match parts.as_slice() {
+        [Some(price), Some(row), Some(column)] => {
+            Some(match (u8::try_from(*row), u8::try_from(*column)) {
+                (Ok(row), Ok(column)) => Some(MarketCell {
+                    price: Money(*price),
+                    row,
+                    column,
+                }),
+                _ => None,
+            })
+        }
+        _ => None,
+    }
 }
