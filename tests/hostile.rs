@@ -1017,3 +1017,34 @@ fn a_quoted_word_is_no_setting() {
     assert_eq!(e.errors[0].message, "expected a setting `key=value`");
     assert_eq!(e.errors[0].span.offset, 19);
 }
+
+/// The fast reader of 18xx.games logs looked at the byte after a key's colon without asking
+/// whether there was one: a log cut right there panicked (found by the `import` fuzz target,
+/// `tests/data/hostile/json-cut-after-a-colon.json`). Every field it peeks into, cut the same
+/// way, is now an unreadable log, with the located reader's error.
+#[test]
+fn a_log_cut_after_a_colon_is_an_error() {
+    let found = data_text("json-cut-after-a-colon.json");
+    let action = r#"{"title": "1836Jr30", "players": [{"id": 1, "name": "A"}], "actions": [{"type": "pass", "entity": 1, "entity_type": "player", "id": 1, "#;
+    let route = format!(r#"{action}"routes": [{{"train": "2-0", "#);
+    let mut cut: Vec<String> = vec![
+        found.clone(),
+        r#"{"title": "1836Jr30", "settings": {"optional_rules":"#.to_string(),
+        r#"{"title": "1836Jr30", "result":"#.to_string(),
+    ];
+    for field in ["shares", "routes", "auto_actions"] {
+        cut.push(format!(r#"{action}"{field}":"#));
+    }
+    for field in ["connections", "nodes"] {
+        cut.push(format!(r#"{route}"{field}":"#));
+    }
+    for text in &cut {
+        let shared: std::sync::Arc<str> = std::sync::Arc::from(text.as_str());
+        assert!(
+            railnote::log::read_fast("cut.json", &shared).is_none(),
+            "{text}"
+        );
+        let e = railnote::log::read("cut.json", text).expect_err(text);
+        assert!(!e.problems.is_empty(), "{text}");
+    }
+}

@@ -393,7 +393,7 @@ pub(crate) fn read(name: &str, shared: &Arc<str>) -> Option<GameLog> {
                 Some(end)
             }
             top::SETTINGS => {
-                if b[at] == b'n' {
+                if b.get(at) == Some(&b'n') {
                     return literal_end(b, at, b"null");
                 }
                 let mut seen = 0;
@@ -404,7 +404,7 @@ pub(crate) fn read(name: &str, shared: &Arc<str>) -> Option<GameLog> {
                         Some(end)
                     }
                     b"optional_rules" if !again(&mut seen, 1) => {
-                        if b[v] == b'n' {
+                        if b.get(v) == Some(&b'n') {
                             return literal_end(b, v, b"null");
                         }
                         array(b, v, |r| {
@@ -418,7 +418,7 @@ pub(crate) fn read(name: &str, shared: &Arc<str>) -> Option<GameLog> {
                 })
             }
             top::RESULT => {
-                if b[at] == b'n' {
+                if b.get(at) == Some(&b'n') {
                     return literal_end(b, at, b"null");
                 }
                 let mut scores = BTreeMap::new();
@@ -653,7 +653,7 @@ impl<'a> Reader<'a> {
                 return None;
             }
             let end = match k {
-                fields::SHARES if b[v] == b'[' => {
+                fields::SHARES if b.get(v) == Some(&b'[') => {
                     let mut list = Vec::new();
                     let end = array(b, v, |s| {
                         let (f, end) = field(b, s)?;
@@ -663,7 +663,7 @@ impl<'a> Reader<'a> {
                     shares = Some(list);
                     end
                 }
-                fields::ROUTES if b[v] == b'[' => {
+                fields::ROUTES if b.get(v) == Some(&b'[') => {
                     let mut list = Vec::new();
                     let end = array(b, v, |r| {
                         let (route, end) = self.route(r)?;
@@ -675,7 +675,7 @@ impl<'a> Reader<'a> {
                 }
                 // 18xx.games embeds auto actions in a top-level action only (the located path
                 // reports those of an auto action).
-                fields::AUTO_ACTIONS if b[v] == b'[' && !auto => array(b, v, |a| {
+                fields::AUTO_ACTIONS if b.get(v) == Some(&b'[') && !auto => array(b, v, |a| {
                     let (d, end) = self.action(a, true)?;
                     match d.ty {
                         ActionType::Message => {}
@@ -688,7 +688,7 @@ impl<'a> Reader<'a> {
                     }
                     Some(end)
                 })?,
-                fields::AUTO_ACTIONS if b[v] == b'[' => array(b, v, |_| None)?,
+                fields::AUTO_ACTIONS if b.get(v) == Some(&b'[') => array(b, v, |_| None)?,
                 _ => {
                     let (value, end) = field(b, v)?;
                     // An auto action list that is no array is reported by the located path.
@@ -928,7 +928,7 @@ impl<'a> Reader<'a> {
                 return None;
             }
             let end = match k {
-                route::CONNECTIONS if b[v] == b'[' => {
+                route::CONNECTIONS if b.get(v) == Some(&b'[') => {
                     let mut list = Vec::new();
                     let end = array(b, v, |s| {
                         let (hexes, end) = self.hexes(s)?;
@@ -938,7 +938,7 @@ impl<'a> Reader<'a> {
                     connections = Some(list);
                     end
                 }
-                route::NODES if b[v] == b'[' => {
+                route::NODES if b.get(v) == Some(&b'[') => {
                     let mut list = Vec::new();
                     let end = array(b, v, |n| {
                         let (f, end) = field(b, n)?;
