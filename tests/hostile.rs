@@ -22,7 +22,7 @@ use crate::common::{
 #[path = "hostile/mutate.rs"]
 mod mutate;
 #[path = "hostile/pipeline.rs"]
-mod pipeline;
+pub mod pipeline;
 
 fn data(file: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -3,6 +3,7 @@ use railnote::ids::{Money, Percent, PlayerId, ShareId};
 use railnote::log::{self, LogError, ProblemKind};
 
 use crate::common::render;
+use crate::hostile::pipeline;
 
 /// A two-player 1836Jr30 log with the given actions, one per line.
 fn game(actions: &[&str]) -> String {
@@ -447,39 +448,21 @@ fn unusual_but_valid_json_reads_as_the_exported_log() {
     assert!(read_files >= 10, "only {read_files} fixtures read");
 }
 
-/// Everything a read log holds, spans included (the title by name: its facts are the title's).
-fn exact(log: &log::GameLog) -> String {
-    format!(
-        "{} {} {:?}\n{:?}\n{} {:?} {:?}",
-        log.name,
-        log.title.name,
-        log.header,
-        log.actions,
-        log.raw_count,
-        log.actions_span,
-        log.corrections
-    )
-}
-
 /// Whether the fast path reads `text` as the located path does (when it takes it at all);
 /// `true` if it took it.
 fn fast_path_agrees(what: &str, text: &str) -> bool {
     let shared: std::sync::Arc<str> = std::sync::Arc::from(text);
-    let located = log::read_located("game.json", std::sync::Arc::clone(&shared));
-    let Some(fast) = log::read_fast("game.json", &shared) else {
+    let Some(fast) = pipeline::fast_read_agreeing(what, &shared) else {
         return false;
     };
-    let located = located.unwrap_or_else(|e| {
-        panic!(
-            "{what}: the fast path reads a log the located path rejects: {}",
-            render(&e)
-        )
-    });
-    assert_eq!(exact(&fast), exact(&located), "{what}");
     assert!(std::sync::Arc::ptr_eq(&fast.src, &shared), "{what}");
     // And `read` is the fast path's result.
-    let read = log::read_shared("game.json", std::sync::Arc::clone(&shared)).unwrap();
-    assert_eq!(exact(&read), exact(&fast), "{what}");
+    let read = log::read_shared(what, std::sync::Arc::clone(&shared)).unwrap();
+    assert_eq!(
+        pipeline::log_exactly(&read),
+        pipeline::log_exactly(&fast),
+        "{what}"
+    );
     true
 }
 

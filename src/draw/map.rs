@@ -635,15 +635,6 @@ fn nodes(
                         ("class", "town".into()),
                     ],
                 );
-                town_revenue(
-                    p,
-                    node.revenue.value(phase_colours),
-                    placed.at,
-                    stops,
-                    used,
-                    &mut bubbles,
-                    &towns,
-                );
             }
             NodeShape::TownDot => {
                 p.svg.leaf(
@@ -657,15 +648,6 @@ fn nodes(
                         ("stroke-width", 2.0.into()),
                         ("class", "town".into()),
                     ],
-                );
-                town_revenue(
-                    p,
-                    node.revenue.value(phase_colours),
-                    placed.at,
-                    stops,
-                    used,
-                    &mut bubbles,
-                    &towns,
                 );
             }
             NodeShape::Offboard => {
@@ -692,6 +674,17 @@ fn nodes(
                     offboard_revenue(p, &node.revenue, at, phase_colours);
                 }
             }
+        }
+        if matches!(placed.shape, NodeShape::TownBar { .. } | NodeShape::TownDot) {
+            town_revenue(
+                p,
+                node.revenue.value(phase_colours),
+                placed.at,
+                stops,
+                used,
+                &mut bubbles,
+                &towns,
+            );
         }
     }
 }
@@ -1251,10 +1244,9 @@ fn text_width(text: &str, size: f64) -> f64 {
     ems * size
 }
 
-/// Where a hex, upright on the page (turned by `turn` degrees from its frame), spans at height
-/// `y` from its centre: the left and right ends.
-fn hex_span_at(turn: f64, y: f64) -> Option<(f64, f64)> {
-    let corners: Vec<Point> = (0..6).map(|e| rotate(corner(e), turn)).collect();
+/// Where a hex, upright on the page with these corners, spans at height `y` from its centre:
+/// the left and right ends.
+fn hex_span_at(corners: &[Point; 6], y: f64) -> Option<(f64, f64)> {
     let mut span: Option<(f64, f64)> = None;
     for (i, &(ax, ay)) in corners.iter().enumerate() {
         let (bx, by) = corners[(i + 1) % 6];
@@ -1277,13 +1269,14 @@ const SMALLEST_NAME: f64 = 9.0;
 /// 11.5 units), else smaller or in two lines (the second towards the centre), else nearer the
 /// centre.
 fn fit_name(name: &str, at: Point, turn: f64) -> Vec<(Point, f64, &str)> {
+    let corners: [Point; 6] = std::array::from_fn(|e| rotate(corner(e as u8), turn));
     let fits = |line: &str, (x, y): Point, size: f64| {
         let half = text_width(line, size) / 2.0;
         // The letters' height (capitals are about 0.7 of the size), and room for the white
         // outline (stroke 4) inside the hex side.
         let (rise, margin) = (0.35 * size, 2.0);
         [y - rise, y + rise].iter().all(|&edge| {
-            hex_span_at(turn, edge)
+            hex_span_at(&corners, edge)
                 .is_some_and(|(l, r)| x - half >= l + margin && x + half <= r - margin)
         })
     };

@@ -20,7 +20,7 @@ use crate::engine::title::Title;
 use crate::ids::{CompanyId, CorpId, HexId, Money, Percent, Rotation, ShareId, TrainId};
 use crate::log::json::{self, literal_end, number_end, skip_ws, string_end, written_code};
 use crate::log::raw::{self, ActionType, Entry, Header, LogPlayer};
-use crate::log::resolve::{self, AutoAction, GameLog, LoggedAction};
+use crate::log::resolve::{self, route, AutoAction, GameLog, LoggedAction};
 use crate::log::span::{Span, Spanned};
 
 /// How deep a skipped value may nest: deeper ones are left to the located path, which reads any
@@ -279,17 +279,6 @@ json::field_set! {
     }
 }
 type ActionFields = [Field; fields::KEYS.len()];
-
-json::field_set! {
-    /// The fields of a route.
-    route {
-        TRAIN = "train",
-        REVENUE = "revenue",
-        CONNECTIONS = "connections",
-        HEXES = "hexes",
-        NODES = "nodes",
-    }
-}
 
 /// One entry of the `actions` array, decoded.
 struct Decoded {

@@ -466,24 +466,25 @@ impl<const N: usize> KeyTable<N> {
 /// A set of fields an object is read for in one pass ([`Obj::find`]): a module `$set` with the
 /// keys (`KEYS`), each field's index (`$field`), and `slot`, which finds a key code's index.
 macro_rules! field_set {
-    ($(#[$doc:meta])* $set:ident { $($field:ident = $key:literal),* $(,)? }) => {
+    ($(#[$doc:meta])* $vis:vis $set:ident { $($field:ident = $key:literal),* $(,)? }) => {
         $(#[$doc])*
         #[allow(dead_code)]
-        mod $set {
+        $vis mod $set {
             #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
             enum Index {
                 $($field),*
             }
 
-            $(pub(super) const $field: usize = Index::$field as usize;)*
+            // As visible as the module: the module's own visibility limits them.
+            $(pub(crate) const $field: usize = Index::$field as usize;)*
 
-            pub(super) const KEYS: [&str; [$($key),*].len()] = [$($key),*];
+            pub(crate) const KEYS: [&str; [$($key),*].len()] = [$($key),*];
 
             static TABLE: $crate::log::json::KeyTable<{ KEYS.len() }> =
                 $crate::log::json::KeyTable::new(KEYS);
 
             #[inline(always)]
-            pub(super) fn slot(key: u128) -> Option<usize> {
+            pub(crate) fn slot(key: u128) -> Option<usize> {
                 TABLE.slot(key)
             }
         }

@@ -306,8 +306,8 @@ use action::{
 type ActionFields<'s> = Fields<'s, { action::KEYS.len() }>;
 
 json::field_set! {
-    /// The fields of a route.
-    route {
+    /// The fields of a route (the fast reader's too).
+    pub(super) route {
         TRAIN = "train",
         REVENUE = "revenue",
         CONNECTIONS = "connections",

@@ -17,6 +17,34 @@ use railnote::replay::notation::{play, GameRejected, PlayOptions, Played};
 /// The most a file's diagnostics may print.
 pub const MAX_OUTPUT: usize = 100 * 1024;
 
+/// Everything a read log holds, spans included (the title by name: its facts are the title's).
+pub fn log_exactly(log: &GameLog) -> String {
+    format!(
+        "{} {} {:?}\n{:?}\n{} {:?} {:?}",
+        log.name,
+        log.title.name,
+        log.header,
+        log.actions,
+        log.raw_count,
+        log.actions_span,
+        log.corrections
+    )
+}
+
+/// The fast reader's log of `text`, if it takes it, having checked that the located reader
+/// reads it exactly the same.
+pub fn fast_read_agreeing(name: &str, text: &Arc<str>) -> Option<GameLog> {
+    let fast = railnote::log::read_fast(name, text)?;
+    match railnote::log::read_located(name, Arc::clone(text)) {
+        Ok(located) => assert_eq!(log_exactly(&fast), log_exactly(&located), "{name}"),
+        Err(e) => panic!(
+            "{name}: the fast path reads a log the located path rejects: {}",
+            rendered(&e)
+        ),
+    }
+    Some(fast)
+}
+
 /// A diagnostic rendered as the command line renders it (without colours); at most
 /// [`MAX_OUTPUT`] bytes.
 pub fn rendered(diagnostic: &dyn Diagnostic) -> String {
