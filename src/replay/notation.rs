@@ -3289,11 +3289,7 @@ impl Player<'_> {
                     "this is {written}'s first move, written before {actual}'s last one (line \
                      {first_line}) and the `{written}` heading (line {heading_line})"
                 );
-                let help = format!(
-                    "the lines are swapped across the heading: write `{first_text}` (line \
-                     {first_line}) before the heading, and this one after it. Both are replayed \
-                     in their places, so what follows is judged as written"
-                );
+                let help = swapped_lines_help(&first_text, first_line);
                 self.out_of_place(
                     report,
                     "notation::move_before_heading",
@@ -3499,11 +3495,7 @@ impl Player<'_> {
                  (line {line}) and the `{written}` heading (line {heading_line})",
                 self.errors[report].round
             );
-            let help = format!(
-                "the lines are swapped across the heading: write `{replaced_text}` (line \
-                 {line}) before the heading, and this one after it. Both are replayed in their \
-                 places, so what follows is judged as written"
-            );
+            let help = swapped_lines_help(&replaced_text, line);
             self.out_of_place(
                 report,
                 "notation::move_before_heading",
@@ -4041,4 +4033,14 @@ pub fn spell_names(doc: &mut notation::Document) {
         };
         spelling.body(&mut game.body);
     }
+}
+
+/// The help of a round's first move written before the previous round's last move and the
+/// heading between them: both lines are out of place, and this says where each goes.
+fn swapped_lines_help(last_move: &str, line: usize) -> String {
+    format!(
+        "the lines are swapped across the heading: write `{last_move}` (line {line}) before the \
+         heading, and this one after it. Both are replayed in their places, so what follows is \
+         judged as written"
+    )
 }
