@@ -122,7 +122,7 @@ const BOTTOM: f64 = 90.0;
 /// A "nice" step for an axis spanning `max`: 1, 2 or 5 times a power of ten, about 6 ticks.
 fn tick_step(max: i64) -> i64 {
     let raw = (max as f64 / 6.0).max(1.0);
-    let power = 10f64.powf(raw.log10().floor());
+    let power = libm::pow(10.0, libm::floor(libm::log10(raw)));
     let step = [1.0, 2.0, 5.0, 10.0]
         .iter()
         .map(|m| m * power)

@@ -569,7 +569,7 @@ fn track(
 fn offboard_arrow(p: &mut HexPainter<'_>, s: &Stroke) {
     let Stroke::Line(from, to) = *s else { return };
     let (dx, dy) = (to.0 - from.0, to.1 - from.1);
-    let len = dx.hypot(dy);
+    let len = libm::hypot(dx, dy);
     if len == 0.0 {
         return;
     }
@@ -970,7 +970,7 @@ fn town_revenue(
     // Two towns close together (a tile with two town bars) would put their bubbles on each
     // other or on the other town: the first free direction, else the first preferred one
     // that covers neither.
-    let apart = |a: Point, b: Point, gap: f64| (a.0 - b.0).hypot(a.1 - b.1) >= gap;
+    let apart = |a: Point, b: Point, gap: f64| libm::hypot(a.0 - b.0, a.1 - b.1) >= gap;
     let clear = |b: Point| {
         bubbles
             .iter()
@@ -1143,7 +1143,7 @@ fn decorations(
         let clear = |at: Point| {
             slots
                 .iter()
-                .all(|s| (s.0 - at.0).hypot(s.1 - at.1) >= SLOT_RADIUS + TERRAIN_RADIUS)
+                .all(|s| libm::hypot(s.0 - at.0, s.1 - at.1) >= SLOT_RADIUS + TERRAIN_RADIUS)
         };
         let first = free_direction(used, &p.local(&preferred));
         // Directions without track or a stop first (the freest first), each as near the
@@ -1222,7 +1222,7 @@ fn decorations(
 /// A point of the hex frame as it stands on the page when the frame is turned by `degrees`
 /// (SVG `rotate`, clockwise on the page).
 fn rotate((x, y): Point, degrees: f64) -> Point {
-    let (sin, cos) = degrees.to_radians().sin_cos();
+    let (sin, cos) = libm::sincos(degrees.to_radians());
     (x * cos - y * sin, x * sin + y * cos)
 }
 
@@ -1287,7 +1287,7 @@ fn fit_name(name: &str, at: Point, turn: f64) -> Vec<(Point, f64, &str)> {
     };
     // Towards the centre: the inner line of two, and where to try again.
     let inward = |(x, y): Point, by: f64| {
-        let d = x.hypot(y);
+        let d = libm::hypot(x, y);
         if d <= by {
             (0.0, 0.0)
         } else {

@@ -20,9 +20,12 @@ const NODE_OFFSET: f64 = 50.0;
 pub type Point = (f64, f64);
 
 /// The unit vector towards edge `e` (may be a half edge such as 1.5).
+///
+/// The drawings' trigonometry is the `libm` crate's, not the C library's: glibc and musl round
+/// some results differently, and a coordinate near a tenth's boundary then prints differently.
 pub fn edge_direction(e: f64) -> Point {
     let a = (e * 60.0).to_radians();
-    (-a.sin(), a.cos())
+    (-libm::sin(a), libm::cos(a))
 }
 
 /// The middle of side `e`.
@@ -116,7 +119,7 @@ fn scale((x, y): Point, k: f64) -> Point {
 }
 
 fn length((x, y): Point) -> f64 {
-    x.hypot(y)
+    libm::hypot(x, y)
 }
 
 /// The track between two sides, as 18xx.games draws it: a straight line across, an arc of
@@ -155,7 +158,7 @@ fn split_middle(stroke: &Stroke) -> (Stroke, Stroke, Point, f64) {
     match *stroke {
         Stroke::Line(a, b) => {
             let m = scale(add(a, b), 0.5);
-            let angle = (b.1 - a.1).atan2(b.0 - a.0).to_degrees();
+            let angle = libm::atan2(b.1 - a.1, b.0 - a.0).to_degrees();
             (Stroke::Line(a, m), Stroke::Line(m, b), m, angle)
         }
         Stroke::Arc {
@@ -199,12 +202,12 @@ fn split_middle(stroke: &Stroke) -> (Stroke, Stroke, Point, f64) {
                     sweep,
                 },
                 m,
-                tangent.1.atan2(tangent.0).to_degrees(),
+                libm::atan2(tangent.1, tangent.0).to_degrees(),
             )
         }
         Stroke::Curve(a, _, _, b) => {
             let m = scale(add(a, b), 0.5);
-            let angle = (b.1 - a.1).atan2(b.0 - a.0).to_degrees();
+            let angle = libm::atan2(b.1 - a.1, b.0 - a.0).to_degrees();
             (Stroke::Line(a, m), Stroke::Line(m, b), m, angle)
         }
     }
@@ -228,7 +231,7 @@ pub fn direction_gap(a: f64, b: f64) -> f64 {
 /// The direction (0–6, edge units) of a vector.
 fn direction_of((x, y): Point) -> f64 {
     // Inverse of `edge_direction`: x = -sin, y = cos.
-    ((-x).atan2(y).to_degrees() / 60.0).rem_euclid(6.0)
+    (libm::atan2(-x, y).to_degrees() / 60.0).rem_euclid(6.0)
 }
 
 /// Lays a tile out at `rotation`.
