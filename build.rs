@@ -154,8 +154,16 @@ fn main() {
     // is that the executable's own code and data are not placed at random addresses (shared
     // libraries, stack and heap still are).
     // Only where the linker is GNU-style and the default is a PIE (Linux); other targets keep
-    // their linker's defaults.
-    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
+    // their linker's defaults. Not for a static C library (musl, or glibc with `crt-static`):
+    // rustc links those as a static PIE, which `-no-pie` turns into a binary that crashes at
+    // start; `cargo build-static` (.cargo/config.toml) asks rustc itself for a
+    // position-dependent one.
+    // Cargo leaves `crt-static` out of the features of a musl target, where it is the default.
+    let linux = std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux");
+    let static_c = std::env::var("CARGO_CFG_TARGET_ENV").as_deref() == Ok("musl")
+        || std::env::var("CARGO_CFG_TARGET_FEATURE")
+            .is_ok_and(|features| features.split(',').any(|f| f == "crt-static"));
+    if linux && !static_c {
         println!("cargo:rustc-link-arg-bins=-no-pie");
     }
     let mut folders: Vec<String> = std::fs::read_dir(data)

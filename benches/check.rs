@@ -7,7 +7,9 @@
 //!   `railnote --version` for the cost of starting the process at all.
 //!
 //! Fixtures come from `$RAILNOTE_SHARED/fixtures` (default `../shared`); skipped when absent.
-//! `COPIES` (default 30) sets the copies of each fixture.
+//! `COPIES` (default 30) sets the copies of each fixture. `RAILNOTE_BIN` times another build of
+//! the binary instead of this one's, e.g. the static one (`cargo build-static --release`, see
+//! the README's Speed section).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -46,8 +48,15 @@ fn archive(copies: usize) -> Option<PathBuf> {
     Some(dir)
 }
 
+/// The binary timed: `RAILNOTE_BIN`, or the one this benchmark was built with.
+fn binary() -> PathBuf {
+    std::env::var_os("RAILNOTE_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_railnote")))
+}
+
 fn railnote(args: &[&str]) -> std::process::Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_railnote"))
+    let out = Command::new(binary())
         .args(args)
         .output()
         .expect("railnote runs");
@@ -60,6 +69,7 @@ fn railnote(args: &[&str]) -> std::process::Output {
 }
 
 fn check_batch(c: &mut Criterion) {
+    eprintln!("timing {}", binary().display());
     let copies = std::env::var("COPIES")
         .ok()
         .and_then(|c| c.parse().ok())
