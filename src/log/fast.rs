@@ -278,6 +278,14 @@ json::field_set! {
         CHOICE = "choice",
     }
 }
+// An action is decoded from these fields alone: every field the located path reads
+// ([`raw`]'s and [`resolve`]'s) must be one of them, or an action carrying a field missed here
+// would decode without it instead of declining to the located path.
+const _: () = assert!(
+    json::keys_cover(&fields::KEYS, &raw::common::KEYS)
+        && json::keys_cover(&fields::KEYS, &resolve::action::KEYS)
+);
+
 type ActionFields = [Field; fields::KEYS.len()];
 
 /// One entry of the `actions` array, decoded.

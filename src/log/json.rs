@@ -465,6 +465,39 @@ impl<const N: usize> KeyTable<N> {
 
 /// A set of fields an object is read for in one pass ([`Obj::find`]): a module `$set` with the
 /// keys (`KEYS`), each field's index (`$field`), and `slot`, which finds a key code's index.
+/// Whether every key of `some` is one of `all`.
+pub(crate) const fn keys_cover(all: &[&str], some: &[&str]) -> bool {
+    let mut i = 0;
+    while i < some.len() {
+        let mut found = false;
+        let mut j = 0;
+        while j < all.len() && !found {
+            found = same_key(all[j], some[i]);
+            j += 1;
+        }
+        if !found {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const fn same_key(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 macro_rules! field_set {
     ($(#[$doc:meta])* $vis:vis $set:ident { $($field:ident = $key:literal),* $(,)? }) => {
         $(#[$doc])*

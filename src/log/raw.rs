@@ -339,7 +339,7 @@ fn keep<T>(r: Result<T, Problem>, problems: &mut Vec<Problem>) -> Option<T> {
 
 json::field_set! {
     /// The fields every action may have.
-    common {
+    pub(super) common {
         TYPE = "type",
         ID = "id",
         ENTITY = "entity",

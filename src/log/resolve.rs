@@ -275,7 +275,7 @@ pub fn resolve(doc: &Document) -> Result<GameLog, LogError> {
 
 json::field_set! {
     /// The fields of an action that the resolver reads.
-    action {
+    pub(super) action {
         ENTITY = "entity",
         ENTITY_TYPE = "entity_type",
         PRICE = "price",
