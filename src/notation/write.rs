@@ -115,14 +115,16 @@ impl BodyWriter<'_> {
                     };
                     w.body(&v.body);
                     let open = w.line != Line::Closed;
-                    // A trailing `;` comment needs its newline before the `)`.
+                    // A trailing `;` comment needs its newline before the `)`. Known from the
+                    // variation's last element: its written line may start inside a `{…}`
+                    // comment opened on the line before, so the text cannot tell.
                     let trimmed = if open {
                         inner.as_str()
                     } else {
                         inner.trim_end_matches('\n')
                     };
                     let ends_in_line_comment =
-                        !open && trimmed.lines().last().is_some_and(has_line_comment);
+                        matches!(v.body.last(), Some(Element::Comment(c)) if c.line);
                     self.out.push_str(trimmed);
                     if ends_in_line_comment {
                         self.out.push('\n');
@@ -133,22 +135,6 @@ impl BodyWriter<'_> {
             }
         }
     }
-}
-
-fn has_line_comment(line: &str) -> bool {
-    // Outside braces and quotes.
-    let mut depth = 0;
-    let mut quoted = false;
-    for c in line.chars() {
-        match c {
-            '"' => quoted = !quoted,
-            '{' if !quoted => depth += 1,
-            '}' if !quoted => depth -= 1,
-            ';' if !quoted && depth == 0 => return true,
-            _ => {}
-        }
-    }
-    false
 }
 
 fn check(c: &Check) -> String {
