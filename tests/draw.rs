@@ -637,6 +637,130 @@ fn location_names_stay_inside_their_hexes() {
     }
 }
 
+/// The centre line of an SVG track path (`M`, then `L`, short-way `A` or `C` pieces, as the map
+/// writes them) as points a unit or less apart.
+fn track_points(d: &str) -> Vec<(f64, f64)> {
+    let mut points = Vec::new();
+    let mut at = (0.0, 0.0);
+    let mut rest = d;
+    while let Some(command) = rest.chars().next() {
+        let end = rest[1..]
+            .find(['M', 'L', 'A', 'C'])
+            .map_or(rest.len(), |i| i + 1);
+        let n: Vec<f64> = rest[1..end]
+            .split(' ')
+            .map(|x| x.parse().unwrap())
+            .collect();
+        let pieces = 400;
+        match command {
+            'M' => at = (n[0], n[1]),
+            'L' => {
+                for k in 0..=pieces {
+                    let t = f64::from(k) / f64::from(pieces);
+                    points.push((at.0 + (n[0] - at.0) * t, at.1 + (n[1] - at.1) * t));
+                }
+                at = (n[0], n[1]);
+            }
+            'A' => {
+                // SVG's centre of a short arc (large-arc flag 0) of radius r from `at` to the
+                // end point: on the chord's normal, the side the sweep flag gives.
+                let (r, sweep, to) = (n[0], n[4] == 1.0, (n[5], n[6]));
+                let half = ((at.0 - to.0) / 2.0, (at.1 - to.1) / 2.0);
+                let h = half.0.hypot(half.1);
+                let k = ((r * r - h * h).max(0.0)).sqrt() / h;
+                let side = if sweep { 1.0 } else { -1.0 };
+                let centre = (
+                    (at.0 + to.0) / 2.0 + side * k * half.1,
+                    (at.1 + to.1) / 2.0 - side * k * half.0,
+                );
+                let a0 = (at.1 - centre.1).atan2(at.0 - centre.0);
+                let mut turn = (to.1 - centre.1).atan2(to.0 - centre.0) - a0;
+                let full = 2.0 * std::f64::consts::PI;
+                if sweep && turn < 0.0 {
+                    turn += full;
+                } else if !sweep && turn > 0.0 {
+                    turn -= full;
+                }
+                for k in 0..=pieces {
+                    let a = a0 + turn * f64::from(k) / f64::from(pieces);
+                    points.push((centre.0 + r * a.cos(), centre.1 + r * a.sin()));
+                }
+                at = to;
+            }
+            'C' => {
+                let (c1, c2, to) = ((n[0], n[1]), (n[2], n[3]), (n[4], n[5]));
+                for k in 0..=pieces {
+                    let t = f64::from(k) / f64::from(pieces);
+                    let u = 1.0 - t;
+                    let w = [u * u * u, 3.0 * u * u * t, 3.0 * u * t * t, t * t * t];
+                    points.push((
+                        w[0] * at.0 + w[1] * c1.0 + w[2] * c2.0 + w[3] * to.0,
+                        w[0] * at.1 + w[1] * c1.1 + w[2] * c2.1 + w[3] * to.1,
+                    ));
+                }
+                at = to;
+            }
+            other => panic!("path command {other} in {d}"),
+        }
+        rest = &rest[end..];
+    }
+    points
+}
+
+/// A terrain mark keeps off the track (1889's Kouchi: its mountain was drawn on the track to
+/// its upper right edge): every mark's centre is at least the mark's reach (20) and half the
+/// widest track outline (7) from the centre line of every track of its hex, at the start and
+/// at the end of two fixtures of every title.
+#[test]
+fn terrain_marks_keep_off_track() {
+    let Some(shared) = shared_dir() else {
+        return;
+    };
+    let mut marks = 0;
+    let mut near_track = 0;
+    for title in ["1830", "1836Jr30", "1889", "18Chesapeake", "18Ireland"] {
+        for path in fixtures(&shared, title).into_iter().take(2) {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let log = railnote::log::read(&path.display().to_string(), &text).unwrap();
+            for at in [0, log.actions.len()] {
+                let svg = map_svg(&game_at(&log, at), &MapOptions::default());
+                for (coord, _, group) in hex_groups(&svg) {
+                    let group = &group[..group.find("\n").unwrap_or(group.len())];
+                    let track: Vec<(f64, f64)> = group
+                        .split("<path d=\"")
+                        .skip(1)
+                        .filter(|p| p[..p.find("/>").unwrap()].contains("class=\"track\""))
+                        .flat_map(|p| track_points(&p[..p.find('"').unwrap()]))
+                        .collect();
+                    let mut rest = group;
+                    while let Some(i) = rest.find("\" class=\"terrain\"") {
+                        let head = &rest[..i];
+                        let transform = &head[head.rfind("<g transform=\"").unwrap()..];
+                        let centre = numbers_after(transform, "translate(");
+                        marks += 1;
+                        let nearest = track
+                            .iter()
+                            .map(|t| (t.0 - centre[0]).hypot(t.1 - centre[1]))
+                            .fold(f64::INFINITY, f64::min);
+                        assert!(
+                            nearest >= 26.9,
+                            "{}: {coord} at {at}: a terrain mark {nearest:.1} from track",
+                            path.display()
+                        );
+                        if nearest < 60.0 {
+                            near_track += 1;
+                        }
+                        rest = &rest[i + 1..];
+                    }
+                }
+            }
+        }
+    }
+    assert!(marks > 0, "no terrain was drawn");
+    // Not a test that could only pass: marks share hexes with track and were placed beside it.
+    assert!(near_track > 0, "no terrain mark shares a hex with track");
+}
+
 /// A terrain mark keeps off the token slots (1889's Kouchi, a two-slot city in the middle of a
 /// mountain hex, had its slot covered by the mountain): every mark's centre is at least a
 /// slot's radius and the mark's reach (25 + 20) from every slot's centre.

@@ -460,8 +460,7 @@ pub fn hex_svg(game: &Game, frame: &Frame, hex: HexIdx, routes: &[DrawnRoute]) -
     track(&mut p, tile, &shape, hex, routes);
     nodes(&mut p, game, hex, tile, &shape, &mut used);
     borders(&mut p, def.impassable);
-    let slots = slot_centres(&p, tile, &shape);
-    decorations(&mut p, game, hex, tile, laid, &mut used, &slots);
+    decorations(&mut p, game, hex, tile, laid, &mut used, &shape);
     p.svg.close("g");
     p.svg.finish()
 }
@@ -507,7 +506,7 @@ fn track(
                 let d = stroke_data(s);
                 let (colour, width) = match (pass, gauge) {
                     (0, Gauge::Broad) => ("#ffffff", 12.0),
-                    (0, Gauge::Narrow) => ("#ffffff", 14.0),
+                    (0, Gauge::Narrow) => ("#ffffff", TRACK_OUTLINE_WIDTH),
                     (0, Gauge::Dual) => ("#000000", 13.0),
                     (_, Gauge::Broad) => ("#000000", 9.0),
                     (_, Gauge::Narrow) => ("#000000", 12.0),
@@ -694,6 +693,9 @@ fn nodes(
 /// How far a terrain mark (its triangle or waves and the cost under them) reaches from its
 /// centre.
 const TERRAIN_RADIUS: f64 = 20.0;
+
+/// The widest stroke of track (narrow gauge's white outline): what a mark keeps clear of.
+const TRACK_OUTLINE_WIDTH: f64 = 14.0;
 
 /// The centres of every token slot of the tile's cities, in the hex frame.
 fn slot_centres(p: &HexPainter<'_>, tile: &TileDef, shape: &TileShape) -> Vec<Point> {
@@ -1083,8 +1085,10 @@ fn decorations(
     tile: &TileDef,
     laid: bool,
     used: &mut Vec<f64>,
-    slots: &[Point],
+    shape: &TileShape,
 ) {
+    let slots = slot_centres(p, tile, shape);
+    let track: Vec<&Stroke> = shape.paths.iter().flatten().collect();
     let map = game.title.map;
     let def = map.hex_def(hex);
     let state = &game.board.hexes[hex.get()];
@@ -1137,23 +1141,39 @@ fn decorations(
         );
     }
     if tile.upgrade_cost > 0 {
-        // Off the token slots: a wide city in the middle (1889's Kouchi) reaches past where
-        // the terrain would go.
+        // Off the token slots and the track: a wide city in the middle (1889's Kouchi) reaches
+        // past where the terrain would go, and its track leaves few edges free.
         let preferred = [4.0, 3.0, 5.0, 2.0, 1.0, 0.0];
+        let corners = [4.5, 3.5, 2.5, 1.5, 0.5, 5.5];
         let clear = |at: Point| {
             slots
                 .iter()
                 .all(|s| libm::hypot(s.0 - at.0, s.1 - at.1) >= SLOT_RADIUS + TERRAIN_RADIUS)
+                && track
+                    .iter()
+                    .all(|t| t.distance_to(at) >= TERRAIN_RADIUS + TRACK_OUTLINE_WIDTH / 2.0)
         };
         let first = free_direction(used, &p.local(&preferred));
         // Directions without track or a stop first (the freest first), each as near the
-        // centre as the slots allow.
-        let mut directions: Vec<f64> = std::iter::once(first).chain(p.local(&preferred)).collect();
-        let free = |d: f64| {
+        // centre as the slots and the track allow; the corners after the edges.
+        let mut directions: Vec<f64> = std::iter::once(first)
+            .chain(p.local(&preferred))
+            .chain(p.local(&corners))
+            .collect();
+        let gap = |d: f64| {
             used.iter()
-                .all(|u| super::tile::direction_gap(d, *u) >= 0.75)
+                .map(|u| super::tile::direction_gap(d, *u))
+                .fold(f64::INFINITY, f64::min)
         };
-        directions.sort_by_key(|&d| !free(d));
+        // The free directions in the order preferred; then, where none is free (track on most
+        // edges), the widest gaps first, so the mark goes between tracks rather than onto the
+        // label or revenue placed in a direction of their own.
+        directions.sort_by(|&a, &b| match (gap(a) >= 0.75, gap(b) >= 0.75) {
+            (true, true) => std::cmp::Ordering::Equal,
+            (true, false) => std::cmp::Ordering::Less,
+            (false, true) => std::cmp::Ordering::Greater,
+            (false, false) => gap(b).total_cmp(&gap(a)),
+        });
         let spot = directions.iter().find_map(|&dir| {
             let (ux, uy) = edge_direction(dir);
             [52.0, 62.0, 70.0]

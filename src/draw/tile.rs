@@ -68,6 +68,92 @@ impl Stroke {
             Stroke::Arc { from, .. } => *from,
         }
     }
+
+    /// The distance from `q` to the stroke's centre line (arcs and curves followed as 32
+    /// straight pieces: within a tenth of a unit for the hex's track).
+    pub fn distance_to(&self, q: Point) -> f64 {
+        const PIECES: u32 = 32;
+        let point_at = |t: f64| -> Point {
+            match *self {
+                Stroke::Line(a, b) => add(a, scale(sub(b, a), t)),
+                Stroke::Arc {
+                    from,
+                    to,
+                    radius,
+                    sweep,
+                } => {
+                    let (centre, start, turn) = arc_geometry(from, to, radius, sweep);
+                    let angle = start + turn * t;
+                    add(
+                        centre,
+                        (radius * libm::cos(angle), radius * libm::sin(angle)),
+                    )
+                }
+                Stroke::Curve(a, c1, c2, b) => {
+                    let u = 1.0 - t;
+                    let terms = [
+                        scale(a, u * u * u),
+                        scale(c1, 3.0 * u * u * t),
+                        scale(c2, 3.0 * u * t * t),
+                        scale(b, t * t * t),
+                    ];
+                    terms.into_iter().fold((0.0, 0.0), add)
+                }
+            }
+        };
+        let pieces = if matches!(self, Stroke::Line(..)) {
+            1
+        } else {
+            PIECES
+        };
+        (0..pieces)
+            .map(|k| {
+                let a = point_at(f64::from(k) / f64::from(pieces));
+                let b = point_at(f64::from(k + 1) / f64::from(pieces));
+                segment_distance(q, a, b)
+            })
+            .fold(f64::INFINITY, f64::min)
+    }
+}
+
+/// An SVG arc the short way from `from` to `to` (SVG's arc parameterisation, large-arc flag
+/// 0): its centre, the angle of `from` seen from the centre and the signed angle it turns.
+fn arc_geometry(from: Point, to: Point, radius: f64, sweep: bool) -> (Point, f64, f64) {
+    let mid = scale(add(from, to), 0.5);
+    let half = scale(sub(from, to), 0.5);
+    let half_len = length(half);
+    // A chord longer than the diameter: SVG scales the radius up to half the chord.
+    let along = if half_len == 0.0 || half_len >= radius {
+        0.0
+    } else {
+        libm::sqrt(radius * radius - half_len * half_len) / half_len
+    };
+    // The centre lies on the chord's normal, on the side the sweep flag says (the + sign
+    // when the large-arc and sweep flags differ).
+    let side = if sweep { 1.0 } else { -1.0 };
+    let centre = add(mid, scale((half.1, -half.0), side * along));
+    let start = libm::atan2(from.1 - centre.1, from.0 - centre.0);
+    let end = libm::atan2(to.1 - centre.1, to.0 - centre.0);
+    let mut turn = end - start;
+    let full = 2.0 * std::f64::consts::PI;
+    if sweep && turn < 0.0 {
+        turn += full;
+    } else if !sweep && turn > 0.0 {
+        turn -= full;
+    }
+    (centre, start, turn)
+}
+
+/// The distance from `q` to the segment `a`–`b`.
+fn segment_distance(q: Point, a: Point, b: Point) -> f64 {
+    let ab = sub(b, a);
+    let squared = ab.0 * ab.0 + ab.1 * ab.1;
+    let t = if squared == 0.0 {
+        0.0
+    } else {
+        (((q.0 - a.0) * ab.0 + (q.1 - a.1) * ab.1) / squared).clamp(0.0, 1.0)
+    };
+    length(sub(q, add(a, scale(ab, t))))
 }
 
 /// How a stop is drawn.
@@ -112,6 +198,10 @@ pub struct TileShape {
 
 fn add((ax, ay): Point, (bx, by): Point) -> Point {
     (ax + bx, ay + by)
+}
+
+fn sub((ax, ay): Point, (bx, by): Point) -> Point {
+    (ax - bx, ay - by)
 }
 
 fn scale((x, y): Point, k: f64) -> Point {
@@ -470,6 +560,43 @@ pub fn free_direction(used: &[f64], preferred: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Distances to each kind of stroke, against values worked out by hand.
+    #[test]
+    fn distances_to_strokes() {
+        let close = |got: f64, want: f64| assert!((got - want).abs() < 0.05, "{got} ≠ {want}");
+        let line = Stroke::Line((0.0, 0.0), (10.0, 0.0));
+        close(line.distance_to((5.0, 3.0)), 3.0);
+        close(line.distance_to((13.0, 4.0)), 5.0);
+        // Clockwise on the page (y down) round (0, 0), through (35.4, 35.4).
+        let clockwise = Stroke::Arc {
+            from: (50.0, 0.0),
+            to: (0.0, 50.0),
+            radius: 50.0,
+            sweep: true,
+        };
+        close(clockwise.distance_to((0.0, 0.0)), 50.0);
+        close(
+            clockwise.distance_to((100.0, 100.0)),
+            2f64.sqrt() * 100.0 - 50.0,
+        );
+        close(clockwise.distance_to((0.0, -50.0)), 50.0 * 2f64.sqrt());
+        // The other way: round (50, 50), through (14.6, 14.6).
+        let anticlockwise = Stroke::Arc {
+            from: (50.0, 0.0),
+            to: (0.0, 50.0),
+            radius: 50.0,
+            sweep: false,
+        };
+        close(anticlockwise.distance_to((50.0, 50.0)), 50.0);
+        close(
+            anticlockwise.distance_to((0.0, 0.0)),
+            50.0 * 2f64.sqrt() - 50.0,
+        );
+        let curve = Stroke::Curve((0.0, 0.0), (10.0, 0.0), (20.0, 0.0), (30.0, 0.0));
+        close(curve.distance_to((15.0, 4.0)), 4.0);
+        close(curve.distance_to((-3.0, -4.0)), 5.0);
+    }
     use crate::engine::title::jr30::map as jr30;
 
     fn def(name: &str) -> &'static TileDef {
