@@ -1036,6 +1036,29 @@ fn a_line_comment_after_a_two_line_comment_ends_its_line() {
     );
 }
 
+/// A quoted word that is no plain word (a space, a quote-worthy character) written back bare:
+/// a token's city (`tok " --"`, found by the `parse` fuzz target on the build that fixed the
+/// line comment above), a lay's tile, a check line's corporation and a corrected tile. Each
+/// is written quoted now, and reads back to the same document.
+#[test]
+fn quoted_words_stay_quoted() {
+    let found = data_text("quoted-city-with-a-space.rn");
+    assert_eq!(found, "tok\" --\"");
+    for (text, written) in [
+        (found.as_str(), "tok \" --\"\n"),
+        ("lay \"5 7\" E5 r0", "lay \"5 7\" E5 r0\n"),
+        ("Ann: lay \" 57\" E5 r0", "Ann: lay \" 57\" E5 r0\n"),
+        ("SR 1\n= Ann \"NY C\" 20%", "SR 1\n= Ann \"NY C\" 20%\n"),
+        ("correct tile \"5 7\" E5 r0", "correct tile \"5 7\" E5 r0\n"),
+        // Plain words stay bare.
+        ("tok \"IR39-0-0\" s1", "tok IR39-0-0 s1\n"),
+        ("lay \"57\" E5 r0", "57 E5 r0\n"),
+    ] {
+        let doc = pipeline::read_notation(text).expect("the text reads");
+        assert_eq!(railnote::notation::write(&doc), written, "{text}");
+    }
+}
+
 /// The fast reader of 18xx.games logs looked at the byte after a key's colon without asking
 /// whether there was one: a log cut right there panicked (found by the `import` fuzz target,
 /// `tests/data/hostile/json-cut-after-a-colon.json`). Every field it peeks into, cut the same

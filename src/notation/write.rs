@@ -146,7 +146,7 @@ fn check(c: &Check) -> String {
                 let _ = write!(s, " {n}");
             }
             CheckValue::Holding(corp, p) => {
-                let _ = write!(s, " {corp} {p}%");
+                let _ = write!(s, " {} {p}%", name(corp));
             }
         }
     }
@@ -163,7 +163,8 @@ fn correction(c: &Correction) -> String {
             hex,
             orientation,
         } => format!(
-            "correct tile {tile} {hex} {}",
+            "correct tile {} {hex} {}",
+            name(tile),
             orientation_text(orientation)
         ),
         CorrectionKind::Share { share, to } => {
@@ -296,6 +297,8 @@ impl fmt::Display for RawAction {
                 hex,
                 orientation,
             } => {
+                // A quoted tile (the parser takes any word) starts with its quote: `lay` then.
+                let tile = name(tile);
                 if !tile.starts_with(|c: char| c.is_ascii_digit()) {
                     f.write_str("lay ")?;
                 }
@@ -306,7 +309,7 @@ impl fmt::Display for RawAction {
                 match at {
                     TokenAt::Hex(h, None) => write!(f, "{h}")?,
                     TokenAt::Hex(h, Some(n)) => write!(f, "{h}/{n}")?,
-                    TokenAt::City(c) => f.write_str(c)?,
+                    TokenAt::City(c) => f.write_str(&name(c))?,
                 }
                 if let Some(s) = slot {
                     write!(f, " s{s}")?;
