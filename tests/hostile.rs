@@ -1089,3 +1089,13 @@ fn a_log_cut_after_a_colon_is_an_error() {
         assert!(!e.problems.is_empty(), "{text}");
     }
 }
+
+/// A diagnostic wrapping Thai (or Lao, Khmer, Burmese) text: the line breaker has no
+/// dictionary for the script and breaks at spaces. A debug build once also wrote
+/// "ICU4X data error: No segmentation model for complex script: Thai" into the middle of it.
+#[test]
+fn a_wrapped_thai_name_leaves_the_diagnostic_whole() {
+    let out = railnote(&["replay", "tests/data/hostile/thai-name-wrapped.rn"]);
+    assert_eq!(code(&out), 1);
+    insta::assert_snapshot!(stderr(&out));
+}
