@@ -330,6 +330,17 @@ struct ReachEntry {
 const REACH_MEMO_ENTRIES: usize = 8;
 
 impl ReachMemo {
+    /// The reach if it is remembered.
+    fn get(&self, map: &MapData, board: &Board, corp: CorpId) -> Option<Arc<Reach>> {
+        let address = std::ptr::from_ref(map) as usize;
+        let stamp = board.hexes.stamp;
+        let entries = self.0.lock().ok()?;
+        entries
+            .iter()
+            .find(|e| e.stamp == stamp && e.corp == corp && e.map == address)
+            .map(|e| Arc::clone(&e.reach))
+    }
+
     fn get_or_compute(&self, map: &MapData, board: &Board, corp: CorpId) -> Arc<Reach> {
         let address = std::ptr::from_ref(map) as usize;
         let stamp = board.hexes.stamp;
@@ -547,20 +558,43 @@ impl Board {
                 fault,
             });
         }
-        let reach = req.check_connectivity.then(|| self.reach(map, req.corp));
+        let touching = match req.exits_anywhere {
+            true => 0x3f,
+            false => new.exits(rot),
+        };
+        // Most lays are legal: unless the reach is at hand, the walk stops once the broad
+        // network meets the new exits (under gauge rules too: the narrow network only adds
+        // edges), and the rotations are then those the map allows. A lay that fails is
+        // checked again with the whole reach, which says why.
+        let connected_early = req.check_connectivity
+            && self.reaches.get(map, self, req.corp).is_none()
+            && Reach::reaches_edges(map, self, req.corp, hex.get(), touching)
+            && self.legal_rotations_with(map, hex, req.tile, None, irish_mail) & (1 << rot) != 0;
+        debug_assert!(
+            !connected_early || {
+                let whole = Reach::compute(map, self, req.corp);
+                let rule = NetworkRule {
+                    reach: &whole,
+                    exits_anywhere: req.exits_anywhere,
+                };
+                self.legal_rotations_with(map, hex, req.tile, Some(rule), irish_mail) & (1 << rot)
+                    != 0
+            },
+            "the lay the shortened walk allows is one the whole reach allows"
+        );
+        let reach = (req.check_connectivity && !connected_early).then(|| self.reach(map, req.corp));
         let rule = reach.as_deref().map(|r| NetworkRule {
             reach: r,
             exits_anywhere: req.exits_anywhere,
         });
-        let legal = self.legal_rotations_with(map, hex, req.tile, rule, irish_mail);
+        let legal = match connected_early {
+            true => 1 << rot,
+            false => self.legal_rotations_with(map, hex, req.tile, rule, irish_mail),
+        };
         if legal & (1 << rot) == 0 {
             // Distinguish "no rotation touches the network" from a bad rotation.
             if let Some(r) = &reach {
                 let geometric = self.legal_rotations_with(map, hex, req.tile, None, irish_mail);
-                let touching = match req.exits_anywhere {
-                    true => 0x3f,
-                    false => new.exits(rot),
-                };
                 if geometric & (1 << rot) != 0 && r.any_edges(hex.get()) & touching == 0 {
                     return Err(TrackError::NotConnected { hex: req.hex });
                 }
@@ -572,7 +606,7 @@ impl Board {
                 legal: (0..6).filter(|r| legal & (1 << r) != 0).collect(),
             });
         }
-        if reach.is_some()
+        if req.check_connectivity
             && req.corporation_lay
             && map.rules.semi_restrictive
             && !self.adds_track_or_value(map, req.corp, hex, req.tile, rot)

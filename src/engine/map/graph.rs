@@ -50,6 +50,10 @@ struct Walk<'a> {
     local: Vec<u8>,
     mandatory: u32,
     optional: u32,
+    /// A hex and edges (bits) the caller only wants to know whether the network reaches:
+    /// the walk stops once it does.
+    target: Option<(usize, u8)>,
+    found: bool,
 }
 
 impl Walk<'_> {
@@ -58,14 +62,24 @@ impl Walk<'_> {
         self.map.rules.gauges && p.gauge == Gauge::Narrow
     }
 
+    /// Notes that the target is reached, if it is.
+    fn look_for_target(&mut self, r: &Reach) {
+        if let Some((hex, edges)) = self.target {
+            self.found |= r.edges.get(hex).is_some_and(|&e| e & edges != 0);
+        }
+    }
+
     fn node(&mut self, r: &mut Reach, h: u16, node: u8, converging: bool) {
         let hu = usize::from(h);
-        if self.visited_nodes[hu] & (1 << node) != 0 {
+        if self.found || self.visited_nodes[hu] & (1 << node) != 0 {
             return;
         }
         self.visited_nodes[hu] |= 1 << node;
         let t = self.board.tile_def(self.map, HexIdx(h));
         for (pi, p) in t.paths.iter().enumerate() {
+            if self.found {
+                return;
+            }
             if p.nodes().any(|m| m == node) && !self.skipped(p) {
                 self.path(r, h, pi as u8, None, converging);
             }
@@ -81,7 +95,7 @@ impl Walk<'_> {
         let st = &board.hexes[hu];
         let t = map.tile_def(st.tile.def);
         let p = &t.paths[usize::from(pi)];
-        if self.visited_paths[hu] & (1 << pi) != 0 {
+        if self.found || self.visited_paths[hu] & (1 << pi) != 0 {
             return;
         }
         // The path's edges, in definition order, each with the hex beyond it.
@@ -118,6 +132,7 @@ impl Walk<'_> {
                     r.edges[nb.get()] |= 1 << ((e + 3) % 6);
                 }
             }
+            self.look_for_target(r);
         }
         if !p.terminal {
             for m in p.nodes() {
@@ -139,6 +154,9 @@ impl Walk<'_> {
             let shared = t.paths_on_edge(st.rotation, e).count_ones() > 1;
             self.in_use[hu] |= 1 << e;
             for (qi, q) in board.paths_on_edge(map, nb, facing) {
+                if self.found {
+                    break;
+                }
                 if p.gauge.joins(q.gauge) && !self.skipped(q) {
                     self.path(r, nb.0, qi, Some(facing), converging || shared);
                 }
@@ -171,6 +189,31 @@ fn tokened_cities(map: &MapData, board: &Board, corp: CorpId) -> Vec<Station> {
 
 impl Reach {
     pub(crate) fn compute(map: &MapData, board: &Board, corp: CorpId) -> Reach {
+        Reach::walk(map, board, corp, None).0
+    }
+
+    /// Whether the corporation's network reaches one of `edges` (bits) of `hex`, as
+    /// [`Reach::compute`]'s `edges` say, walking no further than it must: the reach only
+    /// grows as the walk goes on, so the first sight of an edge is the answer. The broad
+    /// network only (under gauge rules the narrow network's edges are not looked at).
+    pub(crate) fn reaches_edges(
+        map: &MapData,
+        board: &Board,
+        corp: CorpId,
+        hex: usize,
+        edges: u8,
+    ) -> bool {
+        Reach::walk(map, board, corp, Some((hex, edges))).1
+    }
+
+    /// The walk, stopping once the network reaches `target` when there is one; the reach
+    /// (complete without a target) and whether the target was reached.
+    fn walk(
+        map: &MapData,
+        board: &Board,
+        corp: CorpId,
+        target: Option<(usize, u8)>,
+    ) -> (Reach, bool) {
         let n = board.hexes.len();
         let mut r = Reach {
             edges: vec![0; n],
@@ -212,8 +255,14 @@ impl Reach {
             local: vec![0; n],
             mandatory: 0,
             optional: 0,
+            target,
+            found: false,
         };
+        walk.look_for_target(&r);
         for &(th, tn) in &tokens {
+            if walk.found {
+                break;
+            }
             walk.visited_nodes.fill(0);
             walk.visited_paths.fill(0);
             walk.in_use.fill(0);
@@ -230,10 +279,10 @@ impl Reach {
                 r.route_available = true;
             }
         }
-        if map.rules.gauges {
+        if map.rules.gauges && target.is_none() {
             r.narrow = narrow_edges(map, board, &r);
         }
-        r
+        (r, walk.found)
     }
 
     /// Edges (bit per edge) of `hex` where the corporation may connect: broad network, plus
