@@ -569,7 +569,7 @@ impl Board {
         let connected_early = req.check_connectivity
             && self.reaches.get(map, self, req.corp).is_none()
             && Reach::reaches_edges(map, self, req.corp, hex.get(), touching)
-            && self.legal_rotations_with(map, hex, req.tile, None, irish_mail) & (1 << rot) != 0;
+            && self.legal_rotations_among(map, hex, req.tile, None, irish_mail, 1 << rot) != 0;
         debug_assert!(
             !connected_early || {
                 let whole = Reach::compute(map, self, req.corp);
@@ -702,8 +702,21 @@ impl Board {
         network: Option<NetworkRule<'_>>,
         irish_mail: bool,
     ) -> u8 {
+        self.legal_rotations_among(map, hex, tile, network, irish_mail, 0x3f)
+    }
+
+    /// [`Board::legal_rotations_with`], asking only of the rotations in `among` (bits).
+    fn legal_rotations_among(
+        &self,
+        map: &MapData,
+        hex: HexIdx,
+        tile: TileId,
+        network: Option<NetworkRule<'_>>,
+        irish_mail: bool,
+        among: u8,
+    ) -> u8 {
         if map.rules.gauges {
-            return self.gauge_rotations(map, hex, tile, network, irish_mail);
+            return self.gauge_rotations(map, hex, tile, network, irish_mail, among);
         }
         let st = &self.hexes[hex.get()];
         let old = map.tile_def(st.tile.def);
@@ -718,7 +731,7 @@ impl Board {
             Some(n) => n.reach.edges[hex.get()],
         };
         let mut out = 0u8;
-        for r in 0..6u8 {
+        for r in (0..6u8).filter(|r| among & (1 << r) != 0) {
             let exits = new.exits(r);
             if exits & !linked != 0 || exits & reachable == 0 {
                 continue;
@@ -745,6 +758,7 @@ impl Board {
         tile: TileId,
         network: Option<NetworkRule<'_>>,
         irish_mail: bool,
+        among: u8,
     ) -> u8 {
         let st = &self.hexes[hex.get()];
         let old = map.tile_def(st.tile.def);
@@ -754,7 +768,7 @@ impl Board {
             .fold(0u8, |m, e| m | 1 << e);
         let h = hex.get();
         let mut out = 0u8;
-        for r in 0..6u8 {
+        for r in (0..6u8).filter(|r| among & (1 << r) != 0) {
             if let Some(n) = network {
                 let connected = if uses_broad_rules(old, st.rotation, new, r) {
                     n.reach.edges[h] != 0
