@@ -212,41 +212,41 @@ impl Board {
         phase_colours: &[Colour],
         ctx: &RunContext<'_>,
     ) -> Result<Vec<RouteRevenue>, RouteError> {
-        // Every route's paths one after the other; route `ri`'s are `paths[ends[ri]..ends[ri + 1]]`.
-        let mut paths: Vec<PathRef> = Vec::new();
-        let mut ends: Vec<usize> = Vec::with_capacity(routes.len() + 1);
-        ends.push(0);
+        // Per hex, the paths (bit per path index) of the routes matched so far: a later route's
+        // connections avoid them.
+        let mut taken: Vec<u32> = vec![0; self.hexes.len()];
+        // Track may be used once in the whole run (reference `check_overlap`): per hex, the
+        // edges (bits 0-5) and the paths joining two nodes (bit 32 + path index) claimed.
+        let mut claimed: Vec<u64> = vec![0; self.hexes.len()];
+        let mut overlap: Vec<Option<HexId>> = vec![None; routes.len()];
         let mut conns: Vec<Vec<Conn>> = Vec::with_capacity(routes.len());
         for (ri, r) in routes.iter().enumerate() {
             let err = |kind| RouteError { route: ri, kind };
             let c = self
-                .connection_data(map, corp, r.spec, &paths)
+                .connection_data(map, corp, r.spec, &mut taken)
                 .map_err(err)?;
-            paths.extend(c.iter().flat_map(|c| c.chain.paths.iter().copied()));
-            ends.push(paths.len());
-            conns.push(c);
-        }
-        // Track may be used once in the whole run (reference `check_overlap`).
-        let mut used: Vec<(u16, u8, u8)> = Vec::new();
-        let mut overlap: Vec<Option<HexId>> = vec![None; routes.len()];
-        for (ri, bounds) in ends.windows(2).enumerate() {
-            for &(h, pi) in &paths[bounds[0]..bounds[1]] {
+            for &(h, pi) in c.iter().flat_map(|c| c.chain.paths.iter()) {
                 let st = &self.hexes[usize::from(h)];
                 let p = &map.tile_def(st.tile.def).paths[usize::from(pi)];
-                let mut claim = |key: (u16, u8, u8)| {
-                    if used.contains(&key) {
+                let cell = &mut claimed[usize::from(h)];
+                let mut claim = |bit: u64| {
+                    if *cell & bit != 0 {
                         overlap[ri].get_or_insert(map.hexes[usize::from(h)].id);
                     } else {
-                        used.push(key);
+                        *cell |= bit;
                     }
                 };
                 for e in p.edges(st.rotation) {
-                    claim((h, 0, e));
+                    claim(1 << e);
                 }
                 if p.nodes().count() > 1 {
-                    claim((h, 1, pi));
+                    claim(1 << (32 + u32::from(pi)));
                 }
             }
+            for &(h, pi) in c.iter().flat_map(|c| c.chain.paths.iter()) {
+                taken[usize::from(h)] |= 1 << pi;
+            }
+            conns.push(c);
         }
         let mut out = Vec::with_capacity(routes.len());
         for (ri, (r, c)) in routes.iter().zip(&conns).enumerate() {
@@ -496,15 +496,15 @@ impl Board {
         map: &MapData,
         corp: CorpId,
         spec: &RouteSpec,
-        other: &[PathRef],
+        taken: &mut [u32],
     ) -> Result<Vec<Conn>, RouteErrorKind> {
         let mut possibilities = Vec::with_capacity(spec.connections.len());
+        let mut hexes: Vec<HexIdx> = Vec::new();
         for seg in &spec.connections {
-            let hexes: Vec<HexIdx> = seg
-                .iter()
-                .map(|h| map.hex_index(*h))
-                .collect::<Option<_>>()
-                .ok_or(RouteErrorKind::BadConnection)?;
+            hexes.clear();
+            for h in seg {
+                hexes.push(map.hex_index(*h).ok_or(RouteErrorKind::BadConnection)?);
+            }
             if hexes.is_empty() {
                 return Err(RouteErrorKind::BadConnection);
             }
@@ -515,6 +515,11 @@ impl Board {
             possibilities.push(chains);
         }
         let disjoint = |a: &[PathRef], b: &[PathRef]| !a.iter().any(|p| b.contains(p));
+        // `taken` holds the paths of the run's earlier routes (the reference's `other_paths`).
+        let untaken = |a: &[PathRef], taken: &[u32]| {
+            a.iter()
+                .all(|&(h, pi)| taken[usize::from(h)] & (1 << pi) == 0)
+        };
         let mut out = Vec::new();
         match possibilities.len() {
             0 => {}
@@ -526,7 +531,7 @@ impl Board {
                     spec.nodes.contains(&(hex, part))
                 };
                 let usable =
-                    |c: &Chain| c.nodes.iter().any(|&n| tokened(n)) && disjoint(&c.paths, other);
+                    |c: &Chain| c.nodes.iter().any(|&n| tokened(n)) && untaken(&c.paths, taken);
                 // Where the log names its stops (reference node signatures), they choose
                 // between walks over the same hexes (a city and a town on one tile, IR7/IR8).
                 let named =
@@ -545,7 +550,9 @@ impl Board {
                 });
             }
             _ => {
-                let mut other: Vec<PathRef> = other.to_vec();
+                // The joined connections' paths are taken too while the route is joined, and
+                // given back after: the caller takes the paths of the connections chosen.
+                let mut joined: Vec<PathRef> = Vec::new();
                 let signature = |n: NodeRef| {
                     let hex = map.hexes[usize::from(n.0)].id;
                     (
@@ -562,11 +569,11 @@ impl Board {
                         None;
                     let mut count = 0;
                     for (ai, a) in possibilities[i].iter().enumerate() {
-                        if !disjoint(&a.paths, &other) {
+                        if !untaken(&a.paths, taken) {
                             continue;
                         }
                         for (bi, b) in possibilities[i + 1].iter().enumerate() {
-                            if !disjoint(&b.paths, &other) || !disjoint(&a.paths, &b.paths) {
+                            if !untaken(&b.paths, taken) || !disjoint(&a.paths, &b.paths) {
                                 continue;
                             }
                             let mut shared = a.nodes.iter().filter(|n| b.nodes.contains(n));
@@ -614,7 +621,12 @@ impl Board {
                         }
                     }
                     let _ = count;
-                    let (ai, bi, left, right, mid, _) = best.ok_or(RouteErrorKind::NotJoined)?;
+                    let Some((ai, bi, left, right, mid, _)) = best else {
+                        for &(h, pi) in &joined {
+                            taken[usize::from(h)] &= !(1 << pi);
+                        }
+                        return Err(RouteErrorKind::NotJoined);
+                    };
                     let a = &possibilities[i][ai];
                     let b = &possibilities[i + 1][bi];
                     if i == 0 {
@@ -629,7 +641,13 @@ impl Board {
                         right,
                         chain: b.clone(),
                     });
-                    other.extend_from_slice(&a.paths);
+                    for &(h, pi) in &a.paths {
+                        taken[usize::from(h)] |= 1 << pi;
+                    }
+                    joined.extend_from_slice(&a.paths);
+                }
+                for &(h, pi) in &joined {
+                    taken[usize::from(h)] &= !(1 << pi);
                 }
             }
         }
@@ -724,34 +742,41 @@ impl Board {
         // The walks' stacks, shared: each walk leaves them empty.
         let mut stack = Vec::with_capacity(hexes.len());
         let mut counter = Vec::with_capacity(2 * hexes.len());
+        // The walks from a start node to any node of the last hex: which end node they reach
+        // only decides which of its chains a walk belongs to.
+        let mut found = Vec::new();
         for s in 0..t0.nodes.len() as u8 {
+            found.clear();
+            for (pi, p) in t0.paths.iter().enumerate() {
+                if !p.nodes().any(|n| n == s) || (map.rules.gauges && p.gauge == Gauge::Narrow) {
+                    continue;
+                }
+                let mut w = Walk {
+                    board: self,
+                    map,
+                    hexes,
+                    stack: &mut stack,
+                    counter: &mut counter,
+                    found: &mut found,
+                };
+                w.walk(h0.0, pi as u8, None);
+            }
+            if found.is_empty() {
+                continue;
+            }
             for e in 0..tk.nodes.len() as u8 {
                 if h0 == hk && s == e {
                     continue;
                 }
-                let mut found = Vec::new();
-                for (pi, p) in t0.paths.iter().enumerate() {
-                    if !p.nodes().any(|n| n == s) || (map.rules.gauges && p.gauge == Gauge::Narrow)
-                    {
-                        continue;
-                    }
-                    let mut w = Walk {
-                        board: self,
-                        map,
-                        hexes,
-                        end: (hk.0, e),
-                        stack: &mut stack,
-                        counter: &mut counter,
-                        found: &mut found,
-                    };
-                    w.walk(h0.0, pi as u8, None);
-                }
                 // Reference sorts by path count; all matches have the segment's length.
-                for paths in found {
-                    out.push(Chain {
-                        nodes: [(h0.0, s), (hk.0, e)],
-                        paths,
-                    });
+                for paths in &found {
+                    let &(_, last) = paths.last().expect("a walk found has a path per hex");
+                    if tk.paths[usize::from(last)].nodes().any(|n| n == e) {
+                        out.push(Chain {
+                            nodes: [(h0.0, s), (hk.0, e)],
+                            paths: paths.clone(),
+                        });
+                    }
                 }
             }
         }
@@ -763,7 +788,6 @@ struct Walk<'a, 'f> {
     board: &'a Board,
     map: &'a MapData,
     hexes: &'a [HexIdx],
-    end: NodeRef,
     stack: &'f mut Vec<PathRef>,
     counter: &'f mut Vec<(u16, u8)>,
     found: &'f mut Vec<Vec<PathRef>>,
@@ -771,8 +795,7 @@ struct Walk<'a, 'f> {
 
 impl Walk<'_, '_> {
     fn walk(&mut self, h: u16, pi: u8, skip: Option<u8>) {
-        let depth = self.stack.len();
-        if depth >= self.hexes.len() || self.hexes[depth].0 != h || self.stack.contains(&(h, pi)) {
+        if self.stack.contains(&(h, pi)) {
             return;
         }
         let st = &self.board.hexes[usize::from(h)];
@@ -782,25 +805,25 @@ impl Walk<'_, '_> {
             return;
         }
         self.stack.push((h, pi));
-        if h == self.end.0
-            && p.nodes().any(|n| n == self.end.1)
-            && self.stack.len() == self.hexes.len()
-        {
+        // A path per hex of the segment: the walk goes on only to the segment's next hex.
+        let Some(&next) = self.hexes.get(self.stack.len()) else {
             self.found.push(self.stack.clone());
-        }
+            self.stack.pop();
+            return;
+        };
         for e in p.edges(st.rotation) {
             if Some(e) == skip {
                 continue;
             }
-            let Some(nb) = self.board.neighbour(self.map, HexIdx(h), e) else {
+            if self.board.neighbour(self.map, HexIdx(h), e) != Some(next) {
                 continue;
-            };
+            }
             let facing = (e + 3) % 6;
             self.counter.push((h, e));
-            for (qi, q) in self.board.paths_on_edge(self.map, nb, facing) {
+            for (qi, q) in self.board.paths_on_edge(self.map, next, facing) {
                 let usable = !(self.map.rules.gauges && q.gauge == Gauge::Narrow);
                 if usable && p.gauge.joins(q.gauge) {
-                    self.walk(nb.0, qi, Some(facing));
+                    self.walk(next.0, qi, Some(facing));
                 }
             }
             self.counter.pop();
