@@ -249,11 +249,22 @@ impl Board {
             conns.push(c);
         }
         let mut out = Vec::with_capacity(routes.len());
+        // The narrow-gauge bonus of each stop met so far: routes of a run share stops.
+        let mut narrow: Vec<(NodeRef, Money)> = Vec::new();
         for (ri, (r, c)) in routes.iter().zip(&conns).enumerate() {
             let err = |kind| RouteError { route: ri, kind };
             out.push(
-                self.evaluate(map, corp, r, c, overlap[ri], phase_colours, ctx)
-                    .map_err(err)?,
+                self.evaluate(
+                    map,
+                    corp,
+                    r,
+                    c,
+                    overlap[ri],
+                    phase_colours,
+                    ctx,
+                    &mut narrow,
+                )
+                .map_err(err)?,
             );
         }
         if let Some(river) = ctx.shannon {
@@ -329,6 +340,15 @@ impl Board {
         stop: (u16, u8),
         phase_colours: &[Colour],
     ) -> Money {
+        // Without narrow track at the stop the walk has nowhere to go.
+        let t = self.tile_def(map, HexIdx(stop.0));
+        if !t
+            .paths
+            .iter()
+            .any(|p| p.gauge != Gauge::Broad && p.nodes().any(|n| n == stop.1))
+        {
+            return Money(0);
+        }
         let mut w = NarrowWalk {
             board: self,
             map,
@@ -353,6 +373,7 @@ impl Board {
         overlap: Option<HexId>,
         phase_colours: &[Colour],
         ctx: &RunContext<'_>,
+        narrow: &mut Vec<(NodeRef, Money)>,
     ) -> Result<RouteRevenue, RouteErrorKind> {
         let mut stops: Vec<NodeRef> = Vec::new();
         for c in conns {
@@ -476,7 +497,14 @@ impl Board {
         let mut revenue = (ctx.hook)(&info, sum)?;
         if ctx.narrow_bonus {
             for &stop in &stops {
-                revenue += self.narrow_bonus(map, stop, phase_colours);
+                revenue += match narrow.iter().find(|(n, _)| *n == stop) {
+                    Some(&(_, bonus)) => bonus,
+                    None => {
+                        let bonus = self.narrow_bonus(map, stop, phase_colours);
+                        narrow.push((stop, bonus));
+                        bonus
+                    }
+                };
             }
         }
         for &(hex, bonus) in ctx.hex_bonuses {
