@@ -176,12 +176,26 @@ pub struct RouteError {
 type NodeRef = (u16, u8);
 type PathRef = (u16, u8);
 
-#[derive(Debug, Clone)]
+/// A walk over a connection's hexes from one stop to another. Its paths are kept, in the
+/// walk's direction, in a list the run's walks share ([`Chain::paths`]).
+#[derive(Debug, Clone, Copy)]
 struct Chain {
     nodes: [NodeRef; 2],
-    paths: Vec<PathRef>,
+    start: u32,
+    end: u32,
 }
 
+impl Chain {
+    fn paths<'a>(&self, arena: &'a [PathRef]) -> &'a [PathRef] {
+        &arena[self.start as usize..self.end as usize]
+    }
+
+    fn len(&self) -> usize {
+        (self.end - self.start) as usize
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
 struct Conn {
     left: NodeRef,
     right: NodeRef,
@@ -220,12 +234,13 @@ impl Board {
         let mut claimed: Vec<u64> = vec![0; self.hexes.len()];
         let mut overlap: Vec<Option<HexId>> = vec![None; routes.len()];
         let mut conns: Vec<Vec<Conn>> = Vec::with_capacity(routes.len());
+        let mut arena: Vec<PathRef> = Vec::new();
         for (ri, r) in routes.iter().enumerate() {
             let err = |kind| RouteError { route: ri, kind };
             let c = self
-                .connection_data(map, corp, r.spec, &mut taken)
+                .connection_data(map, corp, r.spec, &mut taken, &mut arena)
                 .map_err(err)?;
-            for &(h, pi) in c.iter().flat_map(|c| c.chain.paths.iter()) {
+            for &(h, pi) in c.iter().flat_map(|c| c.chain.paths(&arena)) {
                 let st = &self.hexes[usize::from(h)];
                 let p = &map.tile_def(st.tile.def).paths[usize::from(pi)];
                 let cell = &mut claimed[usize::from(h)];
@@ -243,7 +258,7 @@ impl Board {
                     claim(1 << (32 + u32::from(pi)));
                 }
             }
-            for &(h, pi) in c.iter().flat_map(|c| c.chain.paths.iter()) {
+            for &(h, pi) in c.iter().flat_map(|c| c.chain.paths(&arena)) {
                 taken[usize::from(h)] |= 1 << pi;
             }
             conns.push(c);
@@ -259,6 +274,7 @@ impl Board {
                     corp,
                     r,
                     c,
+                    &arena,
                     overlap[ri],
                     phase_colours,
                     ctx,
@@ -370,6 +386,7 @@ impl Board {
         corp: CorpId,
         r: &TrainRoute<'_>,
         conns: &[Conn],
+        arena: &[PathRef],
         overlap: Option<HexId>,
         phase_colours: &[Colour],
         ctx: &RunContext<'_>,
@@ -420,20 +437,20 @@ impl Board {
         // Only the route's first and last paths may be terminal. The connections' paths are
         // stored in their walks' direction, so the route's ends are a connection's first or
         // last path, by the way the route runs through it.
-        let path_count: usize = conns.iter().map(|c| c.chain.paths.len()).sum();
+        let path_count: usize = conns.iter().map(|c| c.chain.len()).sum();
         if path_count >= 3 {
             let runs_forward = |c: &Conn| c.chain.nodes[0] == c.left;
             let first = match conns.first() {
-                Some(c) if !runs_forward(c) => c.chain.paths.len().saturating_sub(1),
+                Some(c) if !runs_forward(c) => c.chain.len().saturating_sub(1),
                 _ => 0,
             };
             let last = match conns.last() {
-                Some(c) if !runs_forward(c) => path_count - c.chain.paths.len(),
+                Some(c) if !runs_forward(c) => path_count - c.chain.len(),
                 _ => path_count - 1,
             };
             let through_terminal = conns
                 .iter()
-                .flat_map(|c| c.chain.paths.iter())
+                .flat_map(|c| c.chain.paths(arena))
                 .enumerate()
                 .any(|(k, &(h, pi))| {
                     k != first
@@ -444,13 +461,13 @@ impl Board {
                 return Err(RouteErrorKind::ThroughTerminal);
             }
         }
-        let mut seen: Vec<NodeRef> = Vec::new();
-        for c in conns {
-            seen.push(c.left);
-            if seen.contains(&c.right) {
+        for (k, c) in conns.iter().enumerate() {
+            let seen = conns[..k]
+                .iter()
+                .any(|b| b.left == c.right || b.right == c.right);
+            if seen || c.left == c.right {
                 return Err(RouteErrorKind::StopTwice(hex_id(c.right.0)));
             }
-            seen.push(c.right);
         }
         match ctx.distance {
             DistanceMode::Stops => {
@@ -467,7 +484,7 @@ impl Board {
                     .iter()
                     .map(|c| {
                         c.chain
-                            .paths
+                            .paths(arena)
                             .windows(2)
                             .filter(|w| w[0].0 != w[1].0)
                             .count()
@@ -525,8 +542,13 @@ impl Board {
         corp: CorpId,
         spec: &RouteSpec,
         taken: &mut [u32],
+        arena: &mut Vec<PathRef>,
     ) -> Result<Vec<Conn>, RouteErrorKind> {
-        let mut possibilities = Vec::with_capacity(spec.connections.len());
+        // Every connection's chains one after the other; connection `k`'s are
+        // `chains[bounds[k]..bounds[k + 1]]`.
+        let mut chains: Vec<Chain> = Vec::new();
+        let mut bounds: Vec<usize> = Vec::with_capacity(spec.connections.len() + 1);
+        bounds.push(0);
         let mut hexes: Vec<HexIdx> = Vec::new();
         for seg in &spec.connections {
             hexes.clear();
@@ -536,20 +558,26 @@ impl Board {
             if hexes.is_empty() {
                 return Err(RouteErrorKind::BadConnection);
             }
-            let chains = self.matching_chains(map, &hexes);
-            if chains.is_empty() {
+            self.matching_chains(map, &hexes, arena, &mut chains);
+            if chains.len() == bounds[bounds.len() - 1] {
                 return Err(RouteErrorKind::NoSuchTrack(seg.clone()));
             }
-            possibilities.push(chains);
+            bounds.push(chains.len());
         }
-        let disjoint = |a: &[PathRef], b: &[PathRef]| !a.iter().any(|p| b.contains(p));
+        let possibilities = |k: usize| &chains[bounds[k]..bounds[k + 1]];
+        let arena: &[PathRef] = arena;
+        let disjoint = |a: &Chain, b: &Chain| {
+            let b = b.paths(arena);
+            !a.paths(arena).iter().any(|p| b.contains(p))
+        };
         // `taken` holds the paths of the run's earlier routes (the reference's `other_paths`).
-        let untaken = |a: &[PathRef], taken: &[u32]| {
-            a.iter()
+        let untaken = |c: &Chain, taken: &[u32]| {
+            c.paths(arena)
+                .iter()
                 .all(|&(h, pi)| taken[usize::from(h)] & (1 << pi) == 0)
         };
-        let mut out = Vec::new();
-        match possibilities.len() {
+        let mut out = Vec::with_capacity(spec.connections.len());
+        match spec.connections.len() {
             0 => {}
             1 => {
                 let tokened = |n: NodeRef| self.node_tokened_by(map, n, corp);
@@ -558,19 +586,16 @@ impl Board {
                     let part = self.tile_def(map, HexIdx(n.0)).nodes[usize::from(n.1)].part;
                     spec.nodes.contains(&(hex, part))
                 };
-                let usable =
-                    |c: &Chain| c.nodes.iter().any(|&n| tokened(n)) && untaken(&c.paths, taken);
+                let usable = |c: &Chain| c.nodes.iter().any(|&n| tokened(n)) && untaken(c, taken);
                 // Where the log names its stops (reference node signatures), they choose
                 // between walks over the same hexes (a city and a town on one tile, IR7/IR8).
                 let named =
                     |c: &Chain| !spec.nodes.is_empty() && c.nodes.iter().all(|&n| stated(n));
-                let chains = &mut possibilities[0];
-                let pick = chains
+                let chain = *chains
                     .iter()
-                    .position(|c| usable(c) && named(c))
-                    .or_else(|| chains.iter().position(usable))
+                    .find(|c| usable(c) && named(c))
+                    .or_else(|| chains.iter().find(|c| usable(c)))
                     .ok_or(RouteErrorKind::NoToken)?;
-                let chain = chains.swap_remove(pick);
                 out.push(Conn {
                     left: chain.nodes[0],
                     right: chain.nodes[1],
@@ -580,7 +605,7 @@ impl Board {
             _ => {
                 // The joined connections' paths are taken too while the route is joined, and
                 // given back after: the caller takes the paths of the connections chosen.
-                let mut joined: Vec<PathRef> = Vec::new();
+                let mut joined: Vec<Chain> = Vec::new();
                 let signature = |n: NodeRef| {
                     let hex = map.hexes[usize::from(n.0)].id;
                     (
@@ -590,18 +615,23 @@ impl Board {
                 };
                 let sig = |n: NodeRef| spec.nodes.contains(&signature(n));
                 // Signatures in route order, one a stop, name each join's nodes by position.
-                let in_order = spec.nodes.len() == possibilities.len() + 1;
+                let in_order = spec.nodes.len() == spec.connections.len() + 1;
                 let at = |k: usize, n: NodeRef| in_order && spec.nodes[k] == signature(n);
-                for i in 0..possibilities.len() - 1 {
+                let give_back = |taken: &mut [u32], joined: &[Chain]| {
+                    for &(h, pi) in joined.iter().flat_map(|c| c.paths(arena)) {
+                        taken[usize::from(h)] &= !(1 << pi);
+                    }
+                };
+                for i in 0..spec.connections.len() - 1 {
                     let mut best: Option<(usize, usize, NodeRef, NodeRef, NodeRef, JoinScore)> =
                         None;
                     let mut count = 0;
-                    for (ai, a) in possibilities[i].iter().enumerate() {
-                        if !untaken(&a.paths, taken) {
+                    for (ai, a) in possibilities(i).iter().enumerate() {
+                        if !untaken(a, taken) {
                             continue;
                         }
-                        for (bi, b) in possibilities[i + 1].iter().enumerate() {
-                            if !untaken(&b.paths, taken) || !disjoint(&a.paths, &b.paths) {
+                        for (bi, b) in possibilities(i + 1).iter().enumerate() {
+                            if !untaken(b, taken) || !disjoint(a, b) {
                                 continue;
                             }
                             let mut shared = a.nodes.iter().filter(|n| b.nodes.contains(n));
@@ -650,33 +680,29 @@ impl Board {
                     }
                     let _ = count;
                     let Some((ai, bi, left, right, mid, _)) = best else {
-                        for &(h, pi) in &joined {
-                            taken[usize::from(h)] &= !(1 << pi);
-                        }
+                        give_back(taken, &joined);
                         return Err(RouteErrorKind::NotJoined);
                     };
-                    let a = &possibilities[i][ai];
-                    let b = &possibilities[i + 1][bi];
+                    let a = possibilities(i)[ai];
+                    let b = possibilities(i + 1)[bi];
                     if i == 0 {
                         out.push(Conn {
                             left,
                             right: mid,
-                            chain: a.clone(),
+                            chain: a,
                         });
                     }
                     out.push(Conn {
                         left: mid,
                         right,
-                        chain: b.clone(),
+                        chain: b,
                     });
-                    for &(h, pi) in &a.paths {
+                    for &(h, pi) in a.paths(arena) {
                         taken[usize::from(h)] |= 1 << pi;
                     }
-                    joined.extend_from_slice(&a.paths);
+                    joined.push(a);
                 }
-                for &(h, pi) in &joined {
-                    taken[usize::from(h)] &= !(1 << pi);
-                }
+                give_back(taken, &joined);
             }
         }
         Ok(out)
@@ -690,8 +716,6 @@ impl Board {
             .is_some_and(|ci| ci < MAX_CITIES && self.city_tokened_by(HexIdx(n.0), ci, corp))
     }
 
-    /// All walks from a node on the first hex to a node on the last hex whose paths lie exactly
-    /// on `hexes` (reference `get_node_chains` filtered by `find_matching_chains`).
     /// The ways a route's walk, as older 18xx.games logs state it, splits into connections
     /// (at most `limit`). Such a walk is the hexes the player clicked, each next to the one
     /// before (the 2020 engine's `Route#add_hex`: the track between neighbours is the
@@ -718,7 +742,8 @@ impl Board {
         };
         let mut out = Vec::new();
         let mut segments = Vec::new();
-        self.split_from(map, &hexes, 0, &mut segments, &mut out, limit);
+        let mut chains = (Vec::new(), Vec::new());
+        self.split_from(map, &hexes, 0, &mut segments, &mut out, limit, &mut chains);
         out.into_iter()
             .map(|segs: Vec<(usize, usize)>| {
                 segs.iter().map(|&(a, b)| walk[a..=b].to_vec()).collect()
@@ -735,6 +760,7 @@ impl Board {
         segments: &mut Vec<(usize, usize)>,
         out: &mut Vec<Vec<(usize, usize)>>,
         limit: usize,
+        chains: &mut (Vec<PathRef>, Vec<Chain>),
     ) {
         if out.len() >= limit {
             return;
@@ -747,7 +773,10 @@ impl Board {
             if !has_nodes(hexes[end]) {
                 continue;
             }
-            if self.matching_chains(map, &hexes[start..=end]).is_empty() {
+            chains.0.clear();
+            chains.1.clear();
+            self.matching_chains(map, &hexes[start..=end], &mut chains.0, &mut chains.1);
+            if chains.1.is_empty() {
                 continue;
             }
             segments.push((start, end));
@@ -755,28 +784,47 @@ impl Board {
                 out.push(segments.clone());
             } else {
                 // The next connection starts on this hex (a join written once) or on the next.
-                self.split_from(map, hexes, end, segments, out, limit);
-                self.split_from(map, hexes, end + 1, segments, out, limit);
+                self.split_from(map, hexes, end, segments, out, limit, chains);
+                self.split_from(map, hexes, end + 1, segments, out, limit, chains);
             }
             segments.pop();
         }
     }
 
-    fn matching_chains(&self, map: &MapData, hexes: &[HexIdx]) -> Vec<Chain> {
+    /// Pushes onto `out` every walk from a node on the first hex to a node on the last hex
+    /// whose paths lie exactly on `hexes` (reference `get_node_chains` filtered by
+    /// `find_matching_chains`), its paths onto `arena`.
+    fn matching_chains(
+        &self,
+        map: &MapData,
+        hexes: &[HexIdx],
+        arena: &mut Vec<PathRef>,
+        out: &mut Vec<Chain>,
+    ) {
         let (h0, hk) = (hexes[0], hexes[hexes.len() - 1]);
         let t0 = self.tile_def(map, h0);
         let tk = self.tile_def(map, hk);
-        let mut out = Vec::new();
+        let rotation = self.hexes[h0.get()].rotation;
+        // The edges of the first hex that lead to the second: a walk starts over one of them.
+        let towards: u8 = match hexes.get(1) {
+            Some(&next) => (0..6)
+                .filter(|&e| self.neighbour(map, h0, e) == Some(next))
+                .fold(0, |m, e| m | 1 << e),
+            None => 0,
+        };
         // The walks' stacks, shared: each walk leaves them empty.
         let mut stack = Vec::with_capacity(hexes.len());
         let mut counter = Vec::with_capacity(2 * hexes.len());
-        // The walks from a start node to any node of the last hex: which end node they reach
-        // only decides which of its chains a walk belongs to.
+        // The walks from a start node to any node of the last hex, a path per hex each: which
+        // end node they reach only decides which of its chains a walk belongs to.
         let mut found = Vec::new();
         for s in 0..t0.nodes.len() as u8 {
             found.clear();
             for (pi, p) in t0.paths.iter().enumerate() {
                 if !p.nodes().any(|n| n == s) || (map.rules.gauges && p.gauge == Gauge::Narrow) {
+                    continue;
+                }
+                if hexes.len() > 1 && !p.edges(rotation).any(|e| towards & (1 << e) != 0) {
                     continue;
                 }
                 let mut w = Walk {
@@ -797,18 +845,20 @@ impl Board {
                     continue;
                 }
                 // Reference sorts by path count; all matches have the segment's length.
-                for paths in &found {
-                    let &(_, last) = paths.last().expect("a walk found has a path per hex");
+                for paths in found.chunks_exact(hexes.len()) {
+                    let (_, last) = paths[paths.len() - 1];
                     if tk.paths[usize::from(last)].nodes().any(|n| n == e) {
+                        let start = arena.len() as u32;
+                        arena.extend_from_slice(paths);
                         out.push(Chain {
                             nodes: [(h0.0, s), (hk.0, e)],
-                            paths: paths.clone(),
+                            start,
+                            end: arena.len() as u32,
                         });
                     }
                 }
             }
         }
-        out
     }
 }
 
@@ -818,7 +868,8 @@ struct Walk<'a, 'f> {
     hexes: &'a [HexIdx],
     stack: &'f mut Vec<PathRef>,
     counter: &'f mut Vec<(u16, u8)>,
-    found: &'f mut Vec<Vec<PathRef>>,
+    /// The walks found, one after the other.
+    found: &'f mut Vec<PathRef>,
 }
 
 impl Walk<'_, '_> {
@@ -835,7 +886,7 @@ impl Walk<'_, '_> {
         self.stack.push((h, pi));
         // A path per hex of the segment: the walk goes on only to the segment's next hex.
         let Some(&next) = self.hexes.get(self.stack.len()) else {
-            self.found.push(self.stack.clone());
+            self.found.extend_from_slice(self.stack);
             self.stack.pop();
             return;
         };

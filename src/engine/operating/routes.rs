@@ -64,32 +64,39 @@ pub(super) fn run_routes(
     }
     // Routes an older log states by their hexes: split into connections; one that no legal
     // route matches earns what the log states, as in 18xx.games, with a deviation.
-    let mut checked: Vec<RouteSpec> = Vec::with_capacity(routes.len());
     let mut trusted = Money::ZERO;
-    for (r, resolved) in routes.iter().zip(game.resolve_walks(corp, routes)) {
-        match (resolved, r.revenue) {
-            (Ok(spec), _) => checked.push(spec),
-            (Err(verdict), Some(stated)) => {
-                trusted += stated;
-                game.deviate(
-                    DeviationKind::UncheckedRoute,
-                    format!(
-                        "{}'s {} earns the stated {stated} on {} ({verdict})",
-                        game.title.corp(corp).sym,
-                        game.train_name(r.train),
-                        r.walk
-                            .iter()
-                            .map(|h| h.to_string())
-                            .collect::<Vec<_>>()
-                            .join("-")
-                    ),
-                );
+    let resolved: Vec<RouteSpec>;
+    let checked: &[RouteSpec] = if routes.iter().all(|r| r.walk.is_empty()) {
+        routes
+    } else {
+        let mut checked = Vec::with_capacity(routes.len());
+        for (r, resolved) in routes.iter().zip(game.resolve_walks(corp, routes)) {
+            match (resolved, r.revenue) {
+                (Ok(spec), _) => checked.push(spec),
+                (Err(verdict), Some(stated)) => {
+                    trusted += stated;
+                    game.deviate(
+                        DeviationKind::UncheckedRoute,
+                        format!(
+                            "{}'s {} earns the stated {stated} on {} ({verdict})",
+                            game.title.corp(corp).sym,
+                            game.train_name(r.train),
+                            r.walk
+                                .iter()
+                                .map(|h| h.to_string())
+                                .collect::<Vec<_>>()
+                                .join("-")
+                        ),
+                    );
+                }
+                (Err(verdict), None) => return Err(verdict),
             }
-            (Err(verdict), None) => return Err(verdict),
         }
-    }
+        resolved = checked;
+        &resolved
+    };
     let revenues: Vec<Money> = game
-        .run_revenues(corp, &checked)
+        .run_revenues(corp, checked)
         .map_err(|e| RuleViolation::Route(e.to_string()))?;
     for (r, computed) in checked.iter().zip(&revenues) {
         if let Some(stated) = r.revenue {
