@@ -202,6 +202,36 @@ struct Conn {
     chain: Chain,
 }
 
+/// A join of two connections' chains: their indices, the outer nodes and the shared one.
+type Join = (usize, usize, NodeRef, NodeRef, NodeRef);
+
+/// Lists a run check fills and empties for every connection and route, kept for the next.
+#[derive(Debug, Default)]
+struct Scratch {
+    /// A connection's hexes.
+    hexes: Vec<HexIdx>,
+    /// A route's candidate chains, connection after connection; connection `k`'s are
+    /// `chains[bounds[k]..bounds[k + 1]]`.
+    chains: Vec<Chain>,
+    bounds: Vec<usize>,
+    /// The possible joins of two connections.
+    joins: Vec<Join>,
+    /// The chains taken while a route's connections are joined.
+    joined: Vec<Chain>,
+    walk: WalkLists,
+}
+
+/// The lists of the track walks that match connections.
+#[derive(Debug, Default)]
+struct WalkLists {
+    /// The walk's paths so far, one per hex.
+    stack: Vec<PathRef>,
+    /// The edges it left hexes by.
+    counter: Vec<(u16, u8)>,
+    /// The walks found, one after the other.
+    found: Vec<PathRef>,
+}
+
 impl Board {
     /// Evaluate the routes of a `run_routes` action for `corp` in a phase with tile colours
     /// `phase_colours`: rebuild each route from its connections (C.8), validate it like the
@@ -235,10 +265,11 @@ impl Board {
         let mut overlap: Vec<Option<HexId>> = vec![None; routes.len()];
         let mut conns: Vec<Vec<Conn>> = Vec::with_capacity(routes.len());
         let mut arena: Vec<PathRef> = Vec::new();
+        let mut scratch = Scratch::default();
         for (ri, r) in routes.iter().enumerate() {
             let err = |kind| RouteError { route: ri, kind };
             let c = self
-                .connection_data(map, corp, r.spec, &mut taken, &mut arena)
+                .connection_data(map, corp, r.spec, &mut taken, &mut arena, &mut scratch)
                 .map_err(err)?;
             for &(h, pi) in c.iter().flat_map(|c| c.chain.paths(&arena)) {
                 let st = &self.hexes[usize::from(h)];
@@ -543,27 +574,47 @@ impl Board {
         spec: &RouteSpec,
         taken: &mut [u32],
         arena: &mut Vec<PathRef>,
+        scratch: &mut Scratch,
     ) -> Result<Vec<Conn>, RouteErrorKind> {
-        // Every connection's chains one after the other; connection `k`'s are
-        // `chains[bounds[k]..bounds[k + 1]]`.
-        let mut chains: Vec<Chain> = Vec::new();
-        let mut bounds: Vec<usize> = Vec::with_capacity(spec.connections.len() + 1);
+        let Scratch {
+            hexes,
+            chains,
+            bounds,
+            joins,
+            joined,
+            walk,
+        } = scratch;
+        chains.clear();
+        bounds.clear();
         bounds.push(0);
-        let mut hexes: Vec<HexIdx> = Vec::new();
         for seg in &spec.connections {
             hexes.clear();
             for h in seg {
-                hexes.push(map.hex_index(*h).ok_or(RouteErrorKind::BadConnection)?);
+                // A connection's hexes are neighbours, one after the other: the map's index of
+                // coordinates is asked only when one is not.
+                let next = hexes
+                    .last()
+                    .and_then(|&prev| {
+                        map.hex_def(prev)
+                            .all_neighbours
+                            .iter()
+                            .flatten()
+                            .find(|&&n| map.hex_def(n).id == *h)
+                            .copied()
+                    })
+                    .or_else(|| map.hex_index(*h));
+                hexes.push(next.ok_or(RouteErrorKind::BadConnection)?);
             }
             if hexes.is_empty() {
                 return Err(RouteErrorKind::BadConnection);
             }
-            self.matching_chains(map, &hexes, arena, &mut chains);
+            self.matching_chains(map, hexes, arena, chains, walk);
             if chains.len() == bounds[bounds.len() - 1] {
                 return Err(RouteErrorKind::NoSuchTrack(seg.clone()));
             }
             bounds.push(chains.len());
         }
+        let chains: &[Chain] = chains;
         let possibilities = |k: usize| &chains[bounds[k]..bounds[k + 1]];
         let arena: &[PathRef] = arena;
         let disjoint = |a: &Chain, b: &Chain| {
@@ -605,7 +656,7 @@ impl Board {
             _ => {
                 // The joined connections' paths are taken too while the route is joined, and
                 // given back after: the caller takes the paths of the connections chosen.
-                let mut joined: Vec<Chain> = Vec::new();
+                joined.clear();
                 let signature = |n: NodeRef| {
                     let hex = map.hexes[usize::from(n.0)].id;
                     (
@@ -623,9 +674,7 @@ impl Board {
                     }
                 };
                 for i in 0..spec.connections.len() - 1 {
-                    let mut best: Option<(usize, usize, NodeRef, NodeRef, NodeRef, JoinScore)> =
-                        None;
-                    let mut count = 0;
+                    joins.clear();
                     for (ai, a) in possibilities(i).iter().enumerate() {
                         if !untaken(a, taken) {
                             continue;
@@ -648,13 +697,22 @@ impl Board {
                             } else {
                                 b.nodes[0]
                             };
-                            // Reference `find_pairwise_chain`: the first candidate, or with
-                            // stored signatures the first that matches most of them. Where
-                            // signatures tie (a city and a town on one tile, IR7/IR8), that
-                            // reconstruction can differ from the run the player made (the
-                            // reference trusts the stored revenue and never checks the route
-                            // again): the run the signatures give in order comes first, then
-                            // a join that stops at no node twice.
+                            joins.push((ai, bi, left, right, mid));
+                        }
+                    }
+                    // Reference `find_pairwise_chain`: the first candidate, or with stored
+                    // signatures the first that matches most of them. Where signatures tie (a
+                    // city and a town on one tile, IR7/IR8), that reconstruction can differ
+                    // from the run the player made (the reference trusts the stored revenue
+                    // and never checks the route again): the run the signatures give in order
+                    // comes first, then a join that stops at no node twice. A single
+                    // candidate needs no score.
+                    let mut best: Option<(Join, JoinScore)> = None;
+                    if let [only] = joins.as_slice() {
+                        best = Some((*only, (0, false, 0)));
+                    } else {
+                        for &join in joins.iter() {
+                            let (_, _, left, right, mid) = join;
                             let earlier = out
                                 .iter()
                                 .map(|c: &Conn| c.left)
@@ -668,19 +726,17 @@ impl Board {
                                 fresh,
                                 [left, right, mid].iter().filter(|&&n| sig(n)).count(),
                             );
-                            count += 1;
                             let better = match &best {
                                 None => true,
-                                Some(b) => (!spec.nodes.is_empty() || !b.5 .1) && score > b.5,
+                                Some((_, b)) => (!spec.nodes.is_empty() || !b.1) && score > *b,
                             };
                             if better {
-                                best = Some((ai, bi, left, right, mid, score));
+                                best = Some((join, score));
                             }
                         }
                     }
-                    let _ = count;
-                    let Some((ai, bi, left, right, mid, _)) = best else {
-                        give_back(taken, &joined);
+                    let Some(((ai, bi, left, right, mid), _)) = best else {
+                        give_back(taken, joined);
                         return Err(RouteErrorKind::NotJoined);
                     };
                     let a = possibilities(i)[ai];
@@ -702,7 +758,7 @@ impl Board {
                     }
                     joined.push(a);
                 }
-                give_back(taken, &joined);
+                give_back(taken, joined);
             }
         }
         Ok(out)
@@ -742,8 +798,7 @@ impl Board {
         };
         let mut out = Vec::new();
         let mut segments = Vec::new();
-        let mut chains = (Vec::new(), Vec::new());
-        self.split_from(map, &hexes, 0, &mut segments, &mut out, limit, &mut chains);
+        self.split_from(map, &hexes, 0, &mut segments, &mut out, limit);
         out.into_iter()
             .map(|segs: Vec<(usize, usize)>| {
                 segs.iter().map(|&(a, b)| walk[a..=b].to_vec()).collect()
@@ -760,7 +815,6 @@ impl Board {
         segments: &mut Vec<(usize, usize)>,
         out: &mut Vec<Vec<(usize, usize)>>,
         limit: usize,
-        chains: &mut (Vec<PathRef>, Vec<Chain>),
     ) {
         if out.len() >= limit {
             return;
@@ -769,14 +823,21 @@ impl Board {
         if !has_nodes(hexes[start]) {
             return;
         }
+        let (mut arena, mut chains, mut lists) = (Vec::new(), Vec::new(), WalkLists::default());
         for end in start + 1..hexes.len() {
             if !has_nodes(hexes[end]) {
                 continue;
             }
-            chains.0.clear();
-            chains.1.clear();
-            self.matching_chains(map, &hexes[start..=end], &mut chains.0, &mut chains.1);
-            if chains.1.is_empty() {
+            arena.clear();
+            chains.clear();
+            self.matching_chains(
+                map,
+                &hexes[start..=end],
+                &mut arena,
+                &mut chains,
+                &mut lists,
+            );
+            if chains.is_empty() {
                 continue;
             }
             segments.push((start, end));
@@ -784,8 +845,8 @@ impl Board {
                 out.push(segments.clone());
             } else {
                 // The next connection starts on this hex (a join written once) or on the next.
-                self.split_from(map, hexes, end, segments, out, limit, chains);
-                self.split_from(map, hexes, end + 1, segments, out, limit, chains);
+                self.split_from(map, hexes, end, segments, out, limit);
+                self.split_from(map, hexes, end + 1, segments, out, limit);
             }
             segments.pop();
         }
@@ -800,6 +861,7 @@ impl Board {
         hexes: &[HexIdx],
         arena: &mut Vec<PathRef>,
         out: &mut Vec<Chain>,
+        lists: &mut WalkLists,
     ) {
         let (h0, hk) = (hexes[0], hexes[hexes.len() - 1]);
         let t0 = self.tile_def(map, h0);
@@ -812,12 +874,14 @@ impl Board {
                 .fold(0, |m, e| m | 1 << e),
             None => 0,
         };
-        // The walks' stacks, shared: each walk leaves them empty.
-        let mut stack = Vec::with_capacity(hexes.len());
-        let mut counter = Vec::with_capacity(2 * hexes.len());
-        // The walks from a start node to any node of the last hex, a path per hex each: which
-        // end node they reach only decides which of its chains a walk belongs to.
-        let mut found = Vec::new();
+        // The walks' stacks, shared: each walk leaves them empty. `found` takes the walks from
+        // a start node to any node of the last hex, a path per hex each: which end node they
+        // reach only decides which of its chains a walk belongs to.
+        let WalkLists {
+            stack,
+            counter,
+            found,
+        } = lists;
         for s in 0..t0.nodes.len() as u8 {
             found.clear();
             for (pi, p) in t0.paths.iter().enumerate() {
@@ -831,9 +895,9 @@ impl Board {
                     board: self,
                     map,
                     hexes,
-                    stack: &mut stack,
-                    counter: &mut counter,
-                    found: &mut found,
+                    stack,
+                    counter,
+                    found,
                 };
                 w.walk(h0.0, pi as u8, None);
             }
