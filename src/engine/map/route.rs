@@ -396,15 +396,18 @@ impl Board {
         {
             return Money(0);
         }
+        // Room for a narrow network of some size, so that the lists do not grow step by step.
+        let mut counted = Vec::with_capacity(32);
+        counted.push(stop);
         let mut w = NarrowWalk {
             board: self,
             map,
             phase_colours,
-            counted: vec![stop],
+            counted,
             bonus: Money(0),
-            visited_nodes: Vec::new(),
-            visited_paths: Vec::new(),
-            counter: Vec::new(),
+            visited_nodes: Vec::with_capacity(16),
+            visited_paths: Vec::with_capacity(32),
+            counter: Vec::with_capacity(32),
         };
         w.node_walk(stop);
         w.bonus
@@ -1000,7 +1003,8 @@ impl NarrowWalk<'_> {
                 self.path_walk(node.0, pi as u8, None, node);
             }
         }
-        self.visited_nodes.retain(|&n| n != node);
+        // The walk's stack: the node is the last one on it.
+        self.visited_nodes.pop();
     }
 
     fn path_walk(&mut self, h: u16, pi: u8, skip: Option<u8>, origin: NodeRef) {
@@ -1050,6 +1054,6 @@ impl NarrowWalk<'_> {
             }
             self.counter.pop();
         }
-        self.visited_paths.retain(|&x| x != (h, pi));
+        self.visited_paths.pop();
     }
 }
