@@ -1,10 +1,14 @@
 //! Route revenue from a `run_routes` action's `connections` (rules C.8) and route validation
 //! (reference `Route#revenue` checks).
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::{Arc, Mutex};
+
 use super::board::{Board, MAX_CITIES};
 use super::data::{Colour, Gauge, HexIdx, MapData, NodeDef, NodeKind};
 use crate::action::RouteSpec;
-use crate::ids::{CorpId, HexId, Money};
+use crate::ids::{CorpId, HexId, Money, TileDefId};
 
 /// How well a join of two segments fits: how many of its nodes stand where the log's stop
 /// signatures (in route order) put them, whether it visits no node twice, and how many of its
@@ -200,6 +204,80 @@ struct Conn {
     left: NodeRef,
     right: NodeRef,
     chain: Chain,
+}
+
+/// The track matched to connections of runs on a board and its clones, by the connection's
+/// hexes, with the state of those hexes then: the tile, its rotation and the links of each,
+/// all the matching reads. A corporation runs much the same routes turn after turn over
+/// hexes nothing was laid on since, so most connections are found here.
+#[derive(Clone, Default)]
+pub(crate) struct ChainMemo(Arc<Mutex<ChainMemoEntries>>);
+
+#[derive(Default)]
+struct ChainMemoEntries {
+    /// The map's address: a board is only ever used with the map it was made for; the address
+    /// guards against a caller mixing them up.
+    map: usize,
+    entries: HashMap<u64, ChainEntry, BuildHasherDefault<MixedKey>>,
+}
+
+struct ChainEntry {
+    /// The connection's hexes (another connection may have the same key; it then takes the
+    /// entry over).
+    hexes: Vec<HexIdx>,
+    states: Vec<HexMatchState>,
+    /// The chains, their paths at `start..end` of `paths`.
+    chains: Vec<Chain>,
+    paths: Vec<PathRef>,
+}
+
+/// What matching a connection reads of one of its hexes.
+type HexMatchState = (TileDefId, u8, u8);
+
+/// Connections a memo keeps before it starts afresh (a game has a few hundred).
+const CHAIN_MEMO_ENTRIES: usize = 4096;
+
+/// A connection's hexes mixed into one number, the memo's key: hashing the hexes one by one
+/// with the standard hasher cost as much as the matching it saved.
+fn chain_key(hexes: &[HexIdx]) -> u64 {
+    hexes.iter().fold(hexes.len() as u64, |k, h| {
+        (k ^ u64::from(h.0)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    })
+}
+
+/// The hasher of keys that are mixed already ([`chain_key`]).
+#[derive(Default)]
+struct MixedKey(u64);
+
+impl Hasher for MixedKey {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+impl PartialEq for ChainMemo {
+    /// Boards are equal by their state; what they remember of it does not count.
+    fn eq(&self, _: &ChainMemo) -> bool {
+        true
+    }
+}
+
+impl Eq for ChainMemo {}
+
+impl std::fmt::Debug for ChainMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ChainMemo")
+    }
 }
 
 /// A join of two connections' chains: their indices, the outer nodes and the shared one.
@@ -611,7 +689,7 @@ impl Board {
             if hexes.is_empty() {
                 return Err(RouteErrorKind::BadConnection);
             }
-            self.matching_chains(map, hexes, arena, chains, walk);
+            self.remembered_chains(map, hexes, arena, chains, walk);
             if chains.len() == bounds[bounds.len() - 1] {
                 return Err(RouteErrorKind::NoSuchTrack(seg.clone()));
             }
@@ -853,6 +931,66 @@ impl Board {
             }
             segments.pop();
         }
+    }
+
+    /// [`Board::matching_chains`], from the board's memo where the connection's hexes are as
+    /// they were when it was matched before.
+    fn remembered_chains(
+        &self,
+        map: &MapData,
+        hexes: &[HexIdx],
+        arena: &mut Vec<PathRef>,
+        out: &mut Vec<Chain>,
+        lists: &mut WalkLists,
+    ) {
+        let address = std::ptr::from_ref(map) as usize;
+        let state = |h: &HexIdx| {
+            let st = &self.hexes[h.get()];
+            (st.tile.def, st.rotation, st.links)
+        };
+        // A poisoned memo only means a panic elsewhere left it half-written: do without it.
+        let Ok(mut memo) = self.chains.0.lock() else {
+            return self.matching_chains(map, hexes, arena, out, lists);
+        };
+        let key = chain_key(hexes);
+        if memo.map == address {
+            if let Some(entry) = memo.entries.get(&key) {
+                if entry.hexes == hexes && entry.states.iter().copied().eq(hexes.iter().map(state))
+                {
+                    let base = arena.len() as u32;
+                    arena.extend_from_slice(&entry.paths);
+                    out.extend(entry.chains.iter().map(|c| Chain {
+                        start: c.start + base,
+                        end: c.end + base,
+                        ..*c
+                    }));
+                    return;
+                }
+            }
+        } else {
+            memo.map = address;
+            memo.entries.clear();
+        }
+        let (first_path, first_chain) = (arena.len(), out.len());
+        self.matching_chains(map, hexes, arena, out, lists);
+        if memo.entries.len() >= CHAIN_MEMO_ENTRIES {
+            memo.entries.clear();
+        }
+        let base = first_path as u32;
+        let entry = ChainEntry {
+            hexes: hexes.to_vec(),
+            states: hexes.iter().map(state).collect(),
+            chains: out[first_chain..]
+                .iter()
+                .map(|c| Chain {
+                    start: c.start - base,
+                    end: c.end - base,
+                    ..*c
+                })
+                .collect(),
+            paths: arena[first_path..].to_vec(),
+        };
+        memo.entries.insert(key, entry);
     }
 
     /// Pushes onto `out` every walk from a node on the first hex to a node on the last hex
