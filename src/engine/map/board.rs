@@ -211,9 +211,9 @@ pub struct Board {
     stations: Vec<[Option<Station>; MAX_TOKENS]>,
     /// Reaches computed on this board and its clones (not part of its state).
     reaches: ReachMemo,
-    /// Track matched to runs' connections on this board and its clones (not part of its
-    /// state).
-    pub(crate) chains: super::route::ChainMemo,
+    /// Track matched to runs' connections and stops' narrow-gauge bonuses worked out on this
+    /// board and its clones (not part of its state).
+    pub(crate) runs: super::route::RunMemo,
 }
 
 /// The per-hex state, stamped: every mutable borrow of it takes a new stamp, never used
@@ -452,7 +452,7 @@ impl Board {
             supply,
             stations: vec![[None; MAX_TOKENS]; max_corp.max(32)],
             reaches: ReachMemo::default(),
-            chains: super::route::ChainMemo::default(),
+            runs: super::route::RunMemo::default(),
         }
     }
 

@@ -206,19 +206,41 @@ struct Conn {
     chain: Chain,
 }
 
-/// The track matched to connections of runs on a board and its clones, by the connection's
-/// hexes, with the state of those hexes then: the tile, its rotation and the links of each,
-/// all the matching reads. A corporation runs much the same routes turn after turn over
-/// hexes nothing was laid on since, so most connections are found here.
+/// What run checks worked out on a board and its clones, each with the state of the hexes
+/// it read then (the tile, its rotation and the links of each): the track matched to a
+/// connection, by the connection's hexes, and a stop's narrow-gauge bonus. A corporation runs
+/// much the same routes turn after turn over hexes nothing was laid on since, so most are
+/// found here.
 #[derive(Clone, Default)]
-pub(crate) struct ChainMemo(Arc<Mutex<ChainMemoEntries>>);
+pub(crate) struct RunMemo(Arc<Mutex<RunMemoEntries>>);
 
 #[derive(Default)]
-struct ChainMemoEntries {
+struct RunMemoEntries {
     /// The map's address: a board is only ever used with the map it was made for; the address
     /// guards against a caller mixing them up.
     map: usize,
-    entries: HashMap<u64, ChainEntry, BuildHasherDefault<MixedKey>>,
+    chains: HashMap<u64, ChainEntry, BuildHasherDefault<MixedKey>>,
+    narrow: HashMap<u64, NarrowEntry, BuildHasherDefault<MixedKey>>,
+}
+
+impl RunMemoEntries {
+    /// Forgets everything if the board is asked with another map (or for the first time).
+    fn for_map(&mut self, map: &MapData) {
+        let address = std::ptr::from_ref(map) as usize;
+        if self.map != address {
+            self.map = address;
+            self.chains.clear();
+            self.narrow.clear();
+        }
+    }
+}
+
+struct NarrowEntry {
+    stop: NodeRef,
+    phase_colours: Vec<Colour>,
+    /// The hexes the walk read, with their state then.
+    reads: Vec<(u16, HexMatchState)>,
+    bonus: Money,
 }
 
 struct ChainEntry {
@@ -234,8 +256,8 @@ struct ChainEntry {
 /// What matching a connection reads of one of its hexes.
 type HexMatchState = (TileDefId, u8, u8);
 
-/// Connections a memo keeps before it starts afresh (a game has a few hundred).
-const CHAIN_MEMO_ENTRIES: usize = 4096;
+/// Connections (and stops) a memo keeps before it starts afresh (a game has a few hundred).
+const RUN_MEMO_ENTRIES: usize = 4096;
 
 /// A connection's hexes mixed into one number, the memo's key: hashing the hexes one by one
 /// with the standard hasher cost as much as the matching it saved.
@@ -265,18 +287,18 @@ impl Hasher for MixedKey {
     }
 }
 
-impl PartialEq for ChainMemo {
+impl PartialEq for RunMemo {
     /// Boards are equal by their state; what they remember of it does not count.
-    fn eq(&self, _: &ChainMemo) -> bool {
+    fn eq(&self, _: &RunMemo) -> bool {
         true
     }
 }
 
-impl Eq for ChainMemo {}
+impl Eq for RunMemo {}
 
-impl std::fmt::Debug for ChainMemo {
+impl std::fmt::Debug for RunMemo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ChainMemo")
+        f.write_str("RunMemo")
     }
 }
 
@@ -465,6 +487,51 @@ impl Board {
         stop: (u16, u8),
         phase_colours: &[Colour],
     ) -> Money {
+        let key = (u64::from(stop.0) << 8 | u64::from(stop.1)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        // A poisoned memo only means a panic elsewhere left it half-written: do without it.
+        if let Ok(mut memo) = self.runs.0.lock() {
+            memo.for_map(map);
+            if let Some(e) = memo.narrow.get(&key) {
+                if e.stop == stop
+                    && e.phase_colours == phase_colours
+                    && e.reads.iter().all(|&(h, s)| self.match_state(h) == s)
+                {
+                    return e.bonus;
+                }
+            }
+        }
+        let mut reads = vec![stop.0];
+        let bonus = self.walk_narrow(map, stop, phase_colours, &mut reads);
+        if let Ok(mut memo) = self.runs.0.lock() {
+            memo.for_map(map);
+            if memo.narrow.len() >= RUN_MEMO_ENTRIES {
+                memo.narrow.clear();
+            }
+            let entry = NarrowEntry {
+                stop,
+                phase_colours: phase_colours.to_vec(),
+                reads: reads.iter().map(|&h| (h, self.match_state(h))).collect(),
+                bonus,
+            };
+            memo.narrow.insert(key, entry);
+        }
+        bonus
+    }
+
+    /// What matching a connection and the narrow-gauge walk read of a hex.
+    fn match_state(&self, hex: u16) -> HexMatchState {
+        let st = &self.hexes[usize::from(hex)];
+        (st.tile.def, st.rotation, st.links)
+    }
+
+    /// [`Board::narrow_bonus`] worked out; `reads` gets every hex whose state the walk read.
+    fn walk_narrow(
+        &self,
+        map: &MapData,
+        stop: (u16, u8),
+        phase_colours: &[Colour],
+        reads: &mut Vec<u16>,
+    ) -> Money {
         // Without narrow track at the stop the walk has nowhere to go.
         let t = self.tile_def(map, HexIdx(stop.0));
         if !t
@@ -486,6 +553,7 @@ impl Board {
             visited_nodes: Vec::with_capacity(16),
             visited_paths: Vec::with_capacity(32),
             counter: Vec::with_capacity(32),
+            reads,
         };
         w.node_walk(stop);
         w.bonus
@@ -943,38 +1011,29 @@ impl Board {
         out: &mut Vec<Chain>,
         lists: &mut WalkLists,
     ) {
-        let address = std::ptr::from_ref(map) as usize;
-        let state = |h: &HexIdx| {
-            let st = &self.hexes[h.get()];
-            (st.tile.def, st.rotation, st.links)
-        };
+        let state = |h: &HexIdx| self.match_state(h.0);
         // A poisoned memo only means a panic elsewhere left it half-written: do without it.
-        let Ok(mut memo) = self.chains.0.lock() else {
+        let Ok(mut memo) = self.runs.0.lock() else {
             return self.matching_chains(map, hexes, arena, out, lists);
         };
+        memo.for_map(map);
         let key = chain_key(hexes);
-        if memo.map == address {
-            if let Some(entry) = memo.entries.get(&key) {
-                if entry.hexes == hexes && entry.states.iter().copied().eq(hexes.iter().map(state))
-                {
-                    let base = arena.len() as u32;
-                    arena.extend_from_slice(&entry.paths);
-                    out.extend(entry.chains.iter().map(|c| Chain {
-                        start: c.start + base,
-                        end: c.end + base,
-                        ..*c
-                    }));
-                    return;
-                }
+        if let Some(entry) = memo.chains.get(&key) {
+            if entry.hexes == hexes && entry.states.iter().copied().eq(hexes.iter().map(state)) {
+                let base = arena.len() as u32;
+                arena.extend_from_slice(&entry.paths);
+                out.extend(entry.chains.iter().map(|c| Chain {
+                    start: c.start + base,
+                    end: c.end + base,
+                    ..*c
+                }));
+                return;
             }
-        } else {
-            memo.map = address;
-            memo.entries.clear();
         }
         let (first_path, first_chain) = (arena.len(), out.len());
         self.matching_chains(map, hexes, arena, out, lists);
-        if memo.entries.len() >= CHAIN_MEMO_ENTRIES {
-            memo.entries.clear();
+        if memo.chains.len() >= RUN_MEMO_ENTRIES {
+            memo.chains.clear();
         }
         let base = first_path as u32;
         let entry = ChainEntry {
@@ -990,7 +1049,7 @@ impl Board {
                 .collect(),
             paths: arena[first_path..].to_vec(),
         };
-        memo.entries.insert(key, entry);
+        memo.chains.insert(key, entry);
     }
 
     /// Pushes onto `out` every walk from a node on the first hex to a node on the last hex
@@ -1127,13 +1186,22 @@ struct NarrowWalk<'a> {
     visited_nodes: Vec<NodeRef>,
     visited_paths: Vec<PathRef>,
     counter: Vec<(u16, u8)>,
+    /// The hexes whose tile, rotation or links the walk read.
+    reads: &'a mut Vec<u16>,
 }
 
 impl NarrowWalk<'_> {
+    fn read(&mut self, hex: u16) {
+        if !self.reads.contains(&hex) {
+            self.reads.push(hex);
+        }
+    }
+
     fn node_walk(&mut self, node: NodeRef) {
         if self.visited_nodes.contains(&node) {
             return;
         }
+        self.read(node.0);
         self.visited_nodes.push(node);
         let t = self.board.tile_def(self.map, HexIdx(node.0));
         for (pi, p) in t.paths.iter().enumerate() {
@@ -1149,6 +1217,7 @@ impl NarrowWalk<'_> {
         if self.visited_paths.contains(&(h, pi)) {
             return;
         }
+        self.read(h);
         let st = &self.board.hexes[usize::from(h)];
         let t = self.map.tile_def(st.tile.def);
         let p = &t.paths[usize::from(pi)];
@@ -1184,6 +1253,7 @@ impl NarrowWalk<'_> {
             };
             let facing = (e + 3) % 6;
             self.counter.push((h, e));
+            self.read(nb.0);
             for (qi, q) in self.board.paths_on_edge(self.map, nb, facing) {
                 let gauge_ok = p.gauge == Gauge::Dual || p.gauge.fits(q.gauge);
                 if gauge_ok {
