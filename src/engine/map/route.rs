@@ -1,6 +1,7 @@
 //! Route revenue from a `run_routes` action's `connections` (rules C.8) and route validation
 //! (reference `Route#revenue` checks).
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex};
@@ -305,6 +306,25 @@ impl std::fmt::Debug for RunMemo {
 /// A join of two connections' chains: their indices, the outer nodes and the shared one.
 type Join = (usize, usize, NodeRef, NodeRef, NodeRef);
 
+/// The lists of a run check, kept per thread from check to check (a check that fails drops
+/// them; one inside another, which none is, would start with empty ones).
+#[derive(Debug, Default)]
+struct RunLists {
+    /// Per hex, the paths (bit per path index) of the routes matched so far: a later route's
+    /// connections avoid them.
+    taken: Vec<u32>,
+    /// Track may be used once in the whole run (reference `check_overlap`): per hex, the
+    /// edges (bits 0-5) and the paths joining two nodes (bit 32 + path index) claimed.
+    claimed: Vec<u64>,
+    /// The paths of the chains matched ([`Chain::paths`]).
+    arena: Vec<PathRef>,
+    scratch: Scratch,
+}
+
+thread_local! {
+    static RUN_LISTS: RefCell<RunLists> = RefCell::default();
+}
+
 /// Lists a run check fills and empties for every connection and route, kept for the next.
 #[derive(Debug, Default)]
 struct Scratch {
@@ -356,22 +376,27 @@ impl Board {
         phase_colours: &[Colour],
         ctx: &RunContext<'_>,
     ) -> Result<Vec<RouteRevenue>, RouteError> {
-        // Per hex, the paths (bit per path index) of the routes matched so far: a later route's
-        // connections avoid them.
-        let mut taken: Vec<u32> = vec![0; self.hexes.len()];
-        // Track may be used once in the whole run (reference `check_overlap`): per hex, the
-        // edges (bits 0-5) and the paths joining two nodes (bit 32 + path index) claimed.
-        let mut claimed: Vec<u64> = vec![0; self.hexes.len()];
+        // The lists of the thread's last check, emptied: their room is kept from run to run.
+        let mut lists = RUN_LISTS.with(RefCell::take);
+        let RunLists {
+            taken,
+            claimed,
+            arena,
+            scratch,
+        } = &mut lists;
+        taken.clear();
+        taken.resize(self.hexes.len(), 0);
+        claimed.clear();
+        claimed.resize(self.hexes.len(), 0);
+        arena.clear();
         let mut overlap: Vec<Option<HexId>> = vec![None; routes.len()];
         let mut conns: Vec<Vec<Conn>> = Vec::with_capacity(routes.len());
-        let mut arena: Vec<PathRef> = Vec::new();
-        let mut scratch = Scratch::default();
         for (ri, r) in routes.iter().enumerate() {
             let err = |kind| RouteError { route: ri, kind };
             let c = self
-                .connection_data(map, corp, r.spec, &mut taken, &mut arena, &mut scratch)
+                .connection_data(map, corp, r.spec, taken, arena, scratch)
                 .map_err(err)?;
-            for &(h, pi) in c.iter().flat_map(|c| c.chain.paths(&arena)) {
+            for &(h, pi) in c.iter().flat_map(|c| c.chain.paths(arena)) {
                 let st = &self.hexes[usize::from(h)];
                 let p = &map.tile_def(st.tile.def).paths[usize::from(pi)];
                 let cell = &mut claimed[usize::from(h)];
@@ -389,7 +414,7 @@ impl Board {
                     claim(1 << (32 + u32::from(pi)));
                 }
             }
-            for &(h, pi) in c.iter().flat_map(|c| c.chain.paths(&arena)) {
+            for &(h, pi) in c.iter().flat_map(|c| c.chain.paths(arena)) {
                 taken[usize::from(h)] |= 1 << pi;
             }
             conns.push(c);
@@ -405,7 +430,7 @@ impl Board {
                     corp,
                     r,
                     c,
-                    &arena,
+                    arena,
                     overlap[ri],
                     phase_colours,
                     ctx,
@@ -417,6 +442,7 @@ impl Board {
         if let Some(river) = ctx.shannon {
             self.add_shannon(map, river, &conns, phase_colours, &mut out);
         }
+        RUN_LISTS.with(|l| l.replace(lists));
         Ok(out)
     }
 
