@@ -254,7 +254,7 @@ struct ChainEntry {
     paths: Vec<PathRef>,
 }
 
-/// What matching a connection reads of one of its hexes.
+/// What matching a connection, or the narrow-gauge walk, reads of a hex.
 type HexMatchState = (TileDefId, u8, u8);
 
 /// Connections (and stops) a memo keeps before it starts afresh (a game has a few hundred).
