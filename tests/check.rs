@@ -247,6 +247,43 @@ fn order_is_stable_across_job_counts() {
     assert_eq!(json_lines(&json_one), json_lines(&json_two));
 }
 
+/// Files are handed to the threads as they free up, at most 32 per thread ahead of the next one
+/// to print: with many more files than that, and a long game now and then holding the printing
+/// up while short ones finish, the results still come out in the paths' order, each once.
+#[test]
+fn order_is_kept_far_beyond_the_files_handed_out_at_once() {
+    let root = fresh("stream");
+    let long = sample("18ireland-selfplay-greedy-4p-seed9.json");
+    let short = sample("1836jr30-opening.json");
+    for i in 0..200 {
+        let content = match i % 50 {
+            7 => &long,
+            k if k % 2 == 0 => OUT_OF_TURN.as_bytes(),
+            _ => &short,
+        };
+        put(&root, &format!("games/{i:03}.json"), content);
+    }
+    let one = check_in(&root, &["--jobs", "1", "games"]);
+    let two = check_in(&root, &["--jobs", "2", "games"]);
+    let three = check_in(&root, &["--jobs", "3", "--format", "json", "games"]);
+    assert_eq!(masked(&stdout(&one)), masked(&stdout(&two)));
+    let lines: Vec<String> = stdout(&two).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 202);
+    for (i, line) in lines[..200].iter().enumerate() {
+        assert!(line.starts_with(&format!("games/{i:03}.json: ")), "{line}");
+    }
+    assert_eq!(
+        lines[200],
+        "checked 200 file(s): 100 game(s) legal, 100 illegal, 0 unreadable"
+    );
+    let paths: Vec<String> = json_lines(&three)[..200]
+        .iter()
+        .map(|l| l["data"]["path"].as_str().unwrap().to_string())
+        .collect();
+    let expected: Vec<String> = (0..200).map(|i| format!("games/{i:03}.json")).collect();
+    assert_eq!(paths, expected);
+}
+
 /// `--strict-rules` refuses a deviation in a directory too; `--jobs 0` is a usage error; a
 /// directory without game files is no success.
 #[test]

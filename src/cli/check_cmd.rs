@@ -5,18 +5,19 @@
 //! the order of the paths whatever the scheduling, one line (or JSON object) per file, then a
 //! summary.
 //!
-//! Memory stays bounded however many files: the paths are walked lazily and checked in chunks
-//! of [`CHUNK_PER_THREAD`] files per thread; a file's text is dropped once it is checked.
+//! Memory stays bounded however many files: the paths are walked lazily, at most
+//! [`CHUNK_PER_THREAD`] files per thread are handed out ahead of the one to print next, and a
+//! file's text is dropped once it is checked.
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
-use rayon::prelude::*;
 use serde::Serialize;
 
 use super::{import_game, input_name, notation_cmd::is_json, Format, Outcome, STDIN};
@@ -45,9 +46,76 @@ pub struct CheckArgs {
     pub strict_rules: bool,
 }
 
-/// Files checked together per worker thread: enough to keep every thread busy between the
-/// chunk boundaries, few enough that a chunk's results are small.
+/// Files handed out but not yet printed, per worker thread: enough to keep every thread busy
+/// while one file takes long, few enough to bound what waits to be printed in order.
 const CHUNK_PER_THREAD: usize = 32;
+
+/// How long printed results may wait in the output buffer.
+const FLUSH_EVERY: Duration = Duration::from_millis(100);
+
+/// Checks `inputs` on the pool's threads and hands each report to `emit` in the inputs'
+/// order. A stream, not a batch at a time: a thread that finishes a file takes the next one at
+/// once (waiting at each batch's end for its slowest file left a core idle), and at most
+/// `window` files are out of order at any time, so memory stays bounded. This thread walks the
+/// inputs and prints.
+fn in_order(
+    pool: &rayon::ThreadPool,
+    inputs: &mut dyn Iterator<Item = Input>,
+    window: usize,
+    check_one: &(dyn Fn(&Input) -> FileReport + Sync),
+    emit: &mut dyn FnMut(Option<FileReport>) -> io::Result<()>,
+) -> io::Result<()> {
+    let (work, jobs) = mpsc::channel::<(usize, Input)>();
+    let jobs = Mutex::new(jobs);
+    let (done, reports) = mpsc::channel::<(usize, FileReport)>();
+    pool.in_place_scope(|scope| {
+        for _ in 0..pool.current_num_threads() {
+            let (jobs, done) = (&jobs, done.clone());
+            scope.spawn(move |_| loop {
+                // The lock is held only to take a job; a worker whose queue is gone stops.
+                let job = jobs
+                    .lock()
+                    .map_err(|_| ())
+                    .and_then(|j| j.recv().map_err(|_| ()));
+                let Ok((index, input)) = job else { break };
+                if done.send((index, check_one(&input))).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(done);
+        let mut work = Some(work);
+        let (mut handed, mut printed) = (0, 0);
+        let mut waiting: BTreeMap<usize, FileReport> = BTreeMap::new();
+        loop {
+            while handed - printed < window {
+                let Some(sender) = &work else { break };
+                match inputs.next() {
+                    Some(input) => {
+                        // The workers outlive the loop: a send fails only if they all stopped.
+                        if sender.send((handed, input)).is_err() {
+                            break;
+                        }
+                        handed += 1;
+                    }
+                    // No more work: the workers stop once the queue is empty.
+                    None => work = None,
+                }
+            }
+            if printed == handed {
+                return Ok(());
+            }
+            let Ok((index, report)) = reports.recv() else {
+                return Err(io::Error::other("a checking thread stopped"));
+            };
+            waiting.insert(index, report);
+            while let Some(report) = waiting.remove(&printed) {
+                printed += 1;
+                emit(Some(report))?;
+            }
+        }
+    })
+}
 
 /// How much of a file found in a directory is read to tell whether it is a game file: a binary
 /// or a large file of another kind is never read whole.
@@ -60,9 +128,6 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<Outcome> {
         Some(jobs) => usize::from(jobs),
         None => std::thread::available_parallelism().map_or(1, usize::from),
     };
-    // Made when a chunk has files to share out: one file, or one thread, is checked on this
-    // thread (a pool's threads cost a single-file check a third more CPU time).
-    let mut pool = None;
     let progress = Progress::start(&args.paths);
     let options = PlayOptions {
         strict_rules: args.strict_rules,
@@ -70,35 +135,20 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<Outcome> {
     };
     let mut summary = Summary::default();
     let mut out = super::stdout();
-    let mut inputs = inputs(&args.paths);
-    let chunk = CHUNK_PER_THREAD * threads;
+    let mut inputs = inputs(&args.paths).peekable();
     let check_one = |input: &Input| {
         let report = check_input(input, options);
         progress.done(&report);
         report
     };
-    loop {
-        let batch: Vec<Input> = inputs.by_ref().take(chunk).collect();
-        if batch.is_empty() {
-            break;
-        }
-        let reports: Vec<FileReport> = if threads == 1 || batch.len() == 1 {
-            batch.iter().map(check_one).collect()
-        } else {
-            let pool = match &mut pool {
-                Some(pool) => pool,
-                None => pool.insert(
-                    rayon::ThreadPoolBuilder::new()
-                        .num_threads(threads)
-                        .build()
-                        .map_err(io::Error::other)?,
-                ),
-            };
-            pool.install(|| batch.par_iter().map(check_one).collect())
-        };
-        let mut text = Vec::new();
-        for report in &reports {
-            summary.add(report);
+    // Lines go out in batches (a write per file would be a system call per file), at least
+    // every tenth of a second, so that a long check shows its results as it goes.
+    let mut text = Vec::new();
+    let mut written = Instant::now();
+    let mut emit = |report: Option<FileReport>| -> io::Result<()> {
+        let last = report.is_none();
+        if let Some(report) = report {
+            summary.add(&report);
             match args.format {
                 Format::Text => {
                     if let Some(line) = report.line() {
@@ -107,14 +157,43 @@ pub(super) fn check(args: &CheckArgs) -> io::Result<Outcome> {
                 }
                 Format::Json => {
                     if !matches!(report.outcome, FileOutcome::Skipped) {
-                        serde_json::to_writer(&mut text, &Record::File(report))?;
+                        serde_json::to_writer(&mut text, &Record::File(&report))?;
                         writeln!(text)?;
                     }
                 }
             }
         }
-        progress.suspend(|| out.write_all(&text))?;
+        let due = last || text.len() >= 16 * 1024 || written.elapsed() >= FLUSH_EVERY;
+        if due && !text.is_empty() {
+            progress.suspend(|| out.write_all(&text))?;
+            text.clear();
+            written = Instant::now();
+        }
+        Ok(())
+    };
+    let first = inputs.next();
+    let single = inputs.peek().is_none();
+    let mut inputs = first.into_iter().chain(inputs);
+    // One file, or one thread: checked on this thread (a pool's threads cost a single-file
+    // check a third more CPU time).
+    if threads == 1 || single {
+        for input in inputs {
+            emit(Some(check_one(&input)))?;
+        }
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(io::Error::other)?;
+        in_order(
+            &pool,
+            &mut inputs,
+            CHUNK_PER_THREAD * threads,
+            &check_one,
+            &mut emit,
+        )?;
     }
+    emit(None)?;
     progress.finish();
     summary.elapsed = started.elapsed();
     match args.format {

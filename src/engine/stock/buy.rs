@@ -15,6 +15,15 @@ use crate::ids::{CompanyId, CorpId, Money, Percent, PlayerId, ShareId};
 impl Game {
     pub(super) fn can_buy_multiple(&self, corp: CorpId, from_pool: bool) -> bool {
         let s = sr(self);
+        // The cell first: most cells allow one purchase a turn.
+        let multiple = self
+            .corp(corp)
+            .share_price
+            .and_then(|p| self.title.cell(p.row, p.column))
+            .is_some_and(|c| c.multiple_buy);
+        if !multiple {
+            return false;
+        }
         let only_market = !self
             .options
             .optional_rules
@@ -23,13 +32,7 @@ impl Game {
         if only_market && (!from_pool || s.bought_from_ipo) {
             return false;
         }
-        let multiple = self
-            .corp(corp)
-            .share_price
-            .and_then(|p| self.title.cell(p.row, p.column))
-            .is_some_and(|c| c.multiple_buy);
-        multiple
-            && !s.current.contains(&TurnAction::Par)
+        !s.current.contains(&TurnAction::Par)
             && !s
                 .current
                 .iter()
@@ -58,8 +61,15 @@ impl Game {
     }
 
     pub(super) fn can_buy_from(&self, player: PlayerId, corp: CorpId, from: Holder) -> bool {
-        let list = self.holder_list(from);
-        let Some(share) = list
+        let s = sr(self);
+        // The turn's own limits before the certificates are looked for.
+        if (s.bought() && !self.can_buy_multiple(corp, from == Holder::Pool))
+            || self.sold_this_round(player, corp)
+        {
+            return false;
+        }
+        let Some(share) = self
+            .holder_list(from)
             .iter()
             .copied()
             .filter(|s| s.corp == corp && s.index != 0)
@@ -67,12 +77,6 @@ impl Game {
         else {
             return false;
         };
-        let s = sr(self);
-        if self.sold_this_round(player, corp)
-            || (s.bought() && !self.can_buy_multiple(corp, from == Holder::Pool))
-        {
-            return false;
-        }
         let pct = self.share_percent(share);
         let price = match from {
             Holder::Ipo(_) => self.ipo_price(corp, pct),
@@ -121,10 +125,20 @@ impl Game {
     }
 
     pub(super) fn can_buy_any(&self, player: PlayerId) -> bool {
-        (0..self.corps.len()).map(|i| CorpId(i as u8)).any(|c| {
-            self.can_buy_from(player, c, Holder::Pool)
-                || (self.corp(c).ipoed && self.can_buy_from(player, c, Holder::Ipo(c)))
-        })
+        // A second purchase in a turn can only be another of the corporation bought (see
+        // `can_buy_multiple`): the others need not be asked. This is asked after every
+        // purchase, of every corporation.
+        let bought = sr(self).current.iter().find_map(|a| match a {
+            TurnAction::Buy(c) => Some(*c),
+            _ => None,
+        });
+        (0..self.corps.len())
+            .map(|i| CorpId(i as u8))
+            .filter(|c| bought.is_none_or(|b| b == *c))
+            .any(|c| {
+                self.can_buy_from(player, c, Holder::Pool)
+                    || (self.corp(c).ipoed && self.can_buy_from(player, c, Holder::Ipo(c)))
+            })
     }
 
     /// Whether majors may be started by par now.

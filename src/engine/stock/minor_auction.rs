@@ -91,7 +91,6 @@ pub(super) fn open_minor_auction(
     }
     let min = price + Money(5);
     let active: Vec<PlayerId> = entities(game)
-        .into_iter()
         .filter(|p| *p == player || game.max_minor_bid(*p, corp) >= min)
         .collect();
     sr_mut(game).minor_auction = Some(MinorAuction {

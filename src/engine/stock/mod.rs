@@ -80,7 +80,7 @@ impl StockRound {
             let i = a.active.iter().position(|p| *p == high)?;
             return a.active.get((i + 1) % a.active.len()).copied();
         }
-        entities(game).get(self.entity_index).copied()
+        entities(game).nth(self.entity_index)
     }
 
     fn sold(&self) -> bool {
@@ -147,12 +147,13 @@ thread_local! {
     static STOCK_ROUND_DEFERRED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-fn entities(game: &Game) -> Vec<PlayerId> {
+/// The players who take turns: the non-bankrupt ones, in seat order. An iterator, not a list:
+/// the turn order asks for it after every stock action.
+fn entities(game: &Game) -> impl Iterator<Item = PlayerId> + '_ {
     game.seats
         .iter()
         .copied()
         .filter(|p| !game.player(*p).bankrupt)
-        .collect()
 }
 
 fn sr(game: &Game) -> &StockRound {
@@ -223,7 +224,7 @@ impl Game {
         }
         loop {
             STOCK_ROUND_DEFERRED.with(|d| d.set(false));
-            let count = entities(self).len();
+            let count = entities(self).count();
             self.round = Round::Stock(StockRound {
                 passed: vec![false; count],
                 discarding: self.first_over_train_limit(),
@@ -290,7 +291,7 @@ impl Game {
 
     /// Moves to the next player; returns true if the round ended.
     fn advance_stock_turn(&mut self) -> bool {
-        let n = entities(self).len();
+        let n = entities(self).count();
         let s = sr_mut(self);
         s.entity_index = (s.entity_index + 1) % n.max(1);
         if sr(self).passed.iter().all(|p| *p) {
@@ -323,8 +324,8 @@ impl Game {
             return;
         }
         let index = sr(self).entity_index;
-        let active = entities(self);
-        if let Some(&first) = active.get(index) {
+        let first = entities(self).nth(index);
+        if let Some(first) = first {
             let pos = self.seats.iter().position(|p| *p == first).unwrap_or(0);
             self.seats.rotate_left(pos);
         }

@@ -182,10 +182,8 @@ fn merge_fault(
         return Some("it is already in the proposal");
     }
     let home_hex = |c: CorpId| game.token_hexes(c).first().copied();
-    if with
-        .iter()
-        .any(|c| home_hex(*c).is_some() && home_hex(*c) == home_hex(candidate))
-    {
+    let candidate_home = home_hex(candidate);
+    if candidate_home.is_some() && with.iter().any(|c| home_hex(*c) == candidate_home) {
         return Some("its home shares a tile with a proposed minor's home");
     }
     let joined = |c: &CorpId| {
@@ -257,11 +255,14 @@ fn merge_candidates(game: &Game, player: PlayerId) -> Vec<CorpId> {
         .filter(|c| !merging.contains(c))
         .collect();
     if merging.is_empty() {
-        let links = broad_links(game, &potential);
-        potential
+        // Only the minors the player holds may open a proposal: only their networks are walked.
+        let held: Vec<CorpId> = potential
             .iter()
             .copied()
             .filter(|c| game.percent_held(player, *c) > 0)
+            .collect();
+        let links = broad_links(game, &held);
+        held.into_iter()
             .filter(|c| {
                 potential
                     .iter()
