@@ -50,10 +50,72 @@ struct Walk<'a> {
     local: Vec<u8>,
     mandatory: u32,
     optional: u32,
-    /// A hex and edges (bits) the caller only wants to know whether the network reaches:
-    /// the walk stops once it does.
-    target: Option<(usize, u8)>,
+    /// What the caller only wants to know of the reach: the walk stops once it is met.
+    goal: Option<Goal>,
     found: bool,
+    /// The narrow network as the walk goes, when the goal asks about it.
+    narrow: Option<NarrowTrack>,
+}
+
+/// A question about a corporation's reach that the walk can settle before it ends: the reach
+/// only grows as the walk goes on, so the first sight of an answer is the answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Goal {
+    /// One of `edges` (bits) of `hex` among [`Reach::edges`] (the broad network: under
+    /// gauge rules the narrow network's edges are not looked at).
+    Edges { hex: usize, edges: u8 },
+    /// One of `edges` (bits) of `hex` among [`Reach::any_edges`] (gauge rules).
+    AnyEdges { hex: usize, edges: u8 },
+    /// One of `paths` (bits) of `hex` among the narrow network's paths ([`narrow_paths`]).
+    NarrowPaths { hex: usize, paths: u32 },
+    /// One of `paths` (bits) of `hex` among [`Reach::paths`].
+    Paths { hex: usize, paths: u32 },
+    /// One of `nodes` (bits) of `hex` among [`Reach::nodes`].
+    Nodes { hex: usize, nodes: u8 },
+    /// A city among [`Reach::path_nodes`] with a slot the corporation may take (the token
+    /// step's graph predicate, D.1).
+    TokenCity,
+    /// [`Reach::route_available`].
+    Route,
+}
+
+impl Goal {
+    /// The answer the whole reach gives.
+    pub(crate) fn met_by(self, map: &MapData, board: &Board, corp: CorpId, r: &Reach) -> bool {
+        match self {
+            Goal::Edges { hex, edges } => r.edges.get(hex).is_some_and(|&e| e & edges != 0),
+            Goal::AnyEdges { hex, edges } => hex < r.edges.len() && r.any_edges(hex) & edges != 0,
+            Goal::NarrowPaths { hex, paths } => narrow_paths(map, board, r)
+                .get(hex)
+                .is_some_and(|&p| p & paths != 0),
+            Goal::Paths { hex, paths } => r.paths.get(hex).is_some_and(|&p| p & paths != 0),
+            Goal::Nodes { hex, nodes } => r.nodes.get(hex).is_some_and(|&n| n & nodes != 0),
+            Goal::TokenCity => r.path_nodes.iter().enumerate().any(|(h, &mask)| {
+                mask != 0
+                    && board
+                        .tile_def(map, HexIdx(h as u16))
+                        .cities
+                        .iter()
+                        .any(|&node| {
+                            mask & (1 << node) != 0 && board.city_tokenable(map, corp, h, node)
+                        })
+            }),
+            Goal::Route => r.route_available,
+        }
+    }
+
+    /// The goal asks about the narrow network.
+    fn narrow(self) -> bool {
+        matches!(self, Goal::AnyEdges { .. } | Goal::NarrowPaths { .. })
+    }
+}
+
+/// What a walk towards a [`Goal`] found.
+pub(crate) enum Sought {
+    /// The goal is met.
+    Met,
+    /// The walk went to its end without meeting it: the whole reach.
+    Whole(Reach),
 }
 
 impl Walk<'_> {
@@ -62,11 +124,66 @@ impl Walk<'_> {
         self.map.rules.gauges && p.gauge == Gauge::Narrow
     }
 
-    /// Notes that the target is reached, if it is.
-    fn look_for_target(&mut self, r: &Reach) {
-        if let Some((hex, edges)) = self.target {
-            self.found |= r.edges.get(hex).is_some_and(|&e| e & edges != 0);
+    /// Notes that the goal is met once the stations are placed, if it is.
+    fn look_at_stations(&mut self, r: &Reach) {
+        match self.goal {
+            Some(goal @ (Goal::Edges { .. } | Goal::Nodes { .. })) => {
+                self.found |= goal.met_by(self.map, self.board, self.corp, r);
+            }
+            Some(goal @ (Goal::AnyEdges { .. } | Goal::NarrowPaths { .. })) => {
+                self.found |= self.narrow_met(goal, r);
+            }
+            _ => {}
         }
+    }
+
+    /// Whether a goal about the narrow network is met by what the walk has seen so far.
+    fn narrow_met(&self, goal: Goal, r: &Reach) -> bool {
+        let Some(narrow) = &self.narrow else {
+            return false;
+        };
+        match goal {
+            Goal::AnyEdges { hex, edges } => {
+                (r.edges.get(hex).copied().unwrap_or(0)
+                    | narrow.edges.get(hex).copied().unwrap_or(0))
+                    & edges
+                    != 0
+            }
+            Goal::NarrowPaths { hex, paths } => {
+                narrow.paths.get(hex).is_some_and(|&p| p & paths != 0)
+            }
+            _ => false,
+        }
+    }
+
+    /// Notes that the goal is met by what a path newly reached (`pi` of hex `hu`, whose
+    /// nodes `new_nodes` (bits) were not yet among the path nodes) added to the reach, if it is.
+    fn look_at_path(&mut self, r: &Reach, hu: usize, pi: u8, new_nodes: u8) {
+        let Some(goal) = self.goal else {
+            return;
+        };
+        self.found |= match goal {
+            Goal::Edges { hex, edges } => r.edges.get(hex).is_some_and(|&e| e & edges != 0),
+            Goal::AnyEdges { .. } | Goal::NarrowPaths { .. } => self.narrow_met(goal, r),
+            Goal::Paths { hex, paths } => hex == hu && paths & (1 << pi) != 0,
+            Goal::Nodes { hex, nodes } => hex == hu && r.nodes[hu] & nodes != 0,
+            Goal::TokenCity => {
+                let mut left = new_nodes;
+                let mut tokenable = false;
+                while left != 0 && !tokenable {
+                    let node = left.trailing_zeros() as u8;
+                    left &= left - 1;
+                    tokenable = self.board.city_tokenable(self.map, self.corp, hu, node);
+                }
+                tokenable
+            }
+            Goal::Route => self.route_available(),
+        };
+    }
+
+    /// This station's walk has found a route (D.1).
+    fn route_available(&self) -> bool {
+        self.mandatory > 1 || (self.mandatory == 1 && self.optional > 0)
     }
 
     fn node(&mut self, r: &mut Reach, h: u16, node: u8, converging: bool) {
@@ -114,8 +231,15 @@ impl Walk<'_> {
         self.visited_paths[hu] |= 1 << pi;
         if r.paths[hu] & (1 << pi) == 0 {
             r.paths[hu] |= 1 << pi;
+            let mut new_nodes = 0u8;
             for m in p.nodes() {
+                if r.nodes[hu] & (1 << m) == 0 {
+                    if let Some(narrow) = &mut self.narrow {
+                        narrow.start(map, board, h, m);
+                    }
+                }
                 r.nodes[hu] |= 1 << m;
+                new_nodes |= !r.path_nodes[hu] & (1 << m);
                 r.path_nodes[hu] |= 1 << m;
                 if self.local[hu] & (1 << m) == 0 {
                     self.local[hu] |= 1 << m;
@@ -132,7 +256,7 @@ impl Walk<'_> {
                     r.edges[nb.get()] |= 1 << ((e + 3) % 6);
                 }
             }
-            self.look_for_target(r);
+            self.look_at_path(r, hu, pi, new_nodes);
         }
         if !p.terminal {
             for m in p.nodes() {
@@ -192,28 +316,19 @@ impl Reach {
         Reach::walk(map, board, corp, None).0
     }
 
-    /// Whether the corporation's network reaches one of `edges` (bits) of `hex`, as
-    /// [`Reach::compute`]'s `edges` say, walking no further than it must: the reach only
-    /// grows as the walk goes on, so the first sight of an edge is the answer. The broad
-    /// network only (under gauge rules the narrow network's edges are not looked at).
-    pub(crate) fn reaches_edges(
-        map: &MapData,
-        board: &Board,
-        corp: CorpId,
-        hex: usize,
-        edges: u8,
-    ) -> bool {
-        Reach::walk(map, board, corp, Some((hex, edges))).1
+    /// Whether the corporation's network meets `goal`, walking no further than it must; a
+    /// walk that ends without meeting it has seen the whole network, and hands the reach
+    /// back.
+    pub(crate) fn seek(map: &MapData, board: &Board, corp: CorpId, goal: Goal) -> Sought {
+        match Reach::walk(map, board, corp, Some(goal)) {
+            (_, true) => Sought::Met,
+            (r, false) => Sought::Whole(r),
+        }
     }
 
-    /// The walk, stopping once the network reaches `target` when there is one; the reach
-    /// (complete without a target) and whether the target was reached.
-    fn walk(
-        map: &MapData,
-        board: &Board,
-        corp: CorpId,
-        target: Option<(usize, u8)>,
-    ) -> (Reach, bool) {
+    /// The walk, stopping once the network meets `goal` when there is one; the reach
+    /// (complete unless the goal was met) and whether the goal was met.
+    fn walk(map: &MapData, board: &Board, corp: CorpId, goal: Option<Goal>) -> (Reach, bool) {
         let n = board.hexes.len();
         let mut r = Reach {
             edges: vec![0; n],
@@ -255,10 +370,16 @@ impl Reach {
             local: vec![0; n],
             mandatory: 0,
             optional: 0,
-            target,
+            goal,
             found: false,
+            narrow: goal.filter(|g| g.narrow()).map(|_| NarrowTrack::new(board)),
         };
-        walk.look_for_target(&r);
+        if let Some(narrow) = &mut walk.narrow {
+            for &(h, node) in &tokens {
+                narrow.start(map, board, h, node);
+            }
+        }
+        walk.look_at_stations(&r);
         for &(th, tn) in &tokens {
             if walk.found {
                 break;
@@ -275,12 +396,15 @@ impl Reach {
                 }
             }
             walk.node(&mut r, th, tn, false);
-            if walk.mandatory > 1 || (walk.mandatory == 1 && walk.optional > 0) {
+            if walk.route_available() {
                 r.route_available = true;
             }
         }
-        if map.rules.gauges && target.is_none() {
-            r.narrow = narrow_edges(map, board, &r);
+        if map.rules.gauges && !walk.found {
+            r.narrow = match walk.narrow {
+                Some(narrow) => narrow.edges,
+                None => narrow_edges(map, board, &r),
+            };
         }
         (r, walk.found)
     }
@@ -404,77 +528,144 @@ fn gauge_walk(
     board: &Board,
     starts: impl IntoIterator<Item = (u16, u8)>,
     excluded: Gauge,
-    mut visit: impl FnMut(WalkStep<'_>),
+    visit: impl FnMut(WalkStep<'_>),
 ) {
-    let n = board.hexes.len();
-    let mut seen_paths = vec![0u32; n];
-    let mut seen_nodes = vec![0u8; n];
-    let mut stack: Vec<Item> = starts
-        .into_iter()
-        .map(|(h, node)| Item::Node(h, node))
-        .collect();
-    while let Some(item) = stack.pop() {
-        match item {
-            Item::Node(h, node) => {
-                let hu = usize::from(h);
-                if seen_nodes[hu] & (1 << node) != 0 {
-                    continue;
-                }
-                seen_nodes[hu] |= 1 << node;
-                visit(WalkStep::Node { hex: hu, node });
-                let t = board.tile_def(map, HexIdx(h));
-                for (pi, p) in t.paths.iter().enumerate() {
-                    if p.gauge != excluded && p.nodes().any(|m| m == node) {
-                        stack.push(Item::Path(h, pi as u8));
-                    }
-                }
-            }
-            Item::Path(h, pi) => {
-                let hu = usize::from(h);
-                if seen_paths[hu] & (1 << pi) != 0 {
-                    continue;
-                }
-                seen_paths[hu] |= 1 << pi;
-                let st = &board.hexes[hu];
-                let t = map.tile_def(st.tile.def);
-                let p = &t.paths[usize::from(pi)];
-                // A path has two ends and a hex six edges: fixed buffers keep this hot walk
-                // free of allocation.
-                let mut terminal_nodes = [0u8; 2];
-                let mut terminal_count = 0;
-                for m in p.nodes() {
-                    if !p.terminal {
-                        stack.push(Item::Node(h, m));
-                    } else if terminal_count < terminal_nodes.len() {
-                        terminal_nodes[terminal_count] = m;
-                        terminal_count += 1;
-                    }
-                }
-                let mut exits = [(0u8, None); 6];
-                let mut exit_count = 0;
-                for e in p.edges(st.rotation) {
-                    let neighbour = board.neighbour(map, HexIdx(h), e);
-                    if exit_count < exits.len() {
-                        exits[exit_count] = (e, neighbour.map(|nb| nb.get()));
-                        exit_count += 1;
-                    }
-                    let Some(nb) = neighbour else {
+    let mut walk = GaugeWalk::new(board, excluded);
+    walk.stack
+        .extend(starts.into_iter().map(|(h, node)| Item::Node(h, node)));
+    walk.run(map, board, visit);
+}
+
+/// The state of a [`gauge_walk`]: what it has seen, and what is left to look at. A closure,
+/// so more starts may be added after a run and the walk resumed: what it reaches in the end
+/// is the same.
+struct GaugeWalk {
+    excluded: Gauge,
+    seen_paths: Vec<u32>,
+    seen_nodes: Vec<u8>,
+    stack: Vec<Item>,
+}
+
+impl GaugeWalk {
+    fn new(board: &Board, excluded: Gauge) -> GaugeWalk {
+        let n = board.hexes.len();
+        GaugeWalk {
+            excluded,
+            seen_paths: vec![0; n],
+            seen_nodes: vec![0; n],
+            stack: Vec::new(),
+        }
+    }
+
+    /// Walks until nothing is left on the stack.
+    fn run(&mut self, map: &MapData, board: &Board, mut visit: impl FnMut(WalkStep<'_>)) {
+        let excluded = self.excluded;
+        while let Some(item) = self.stack.pop() {
+            match item {
+                Item::Node(h, node) => {
+                    let hu = usize::from(h);
+                    if self.seen_nodes[hu] & (1 << node) != 0 {
                         continue;
-                    };
-                    let facing = (e + 3) % 6;
-                    for (qi, q) in board.paths_on_edge(map, nb, facing) {
-                        if q.gauge != excluded && p.gauge.joins(q.gauge) {
-                            stack.push(Item::Path(nb.0, qi));
+                    }
+                    self.seen_nodes[hu] |= 1 << node;
+                    visit(WalkStep::Node { hex: hu, node });
+                    let t = board.tile_def(map, HexIdx(h));
+                    for (pi, p) in t.paths.iter().enumerate() {
+                        if p.gauge != excluded && p.nodes().any(|m| m == node) {
+                            self.stack.push(Item::Path(h, pi as u8));
                         }
                     }
                 }
-                visit(WalkStep::Path {
-                    hex: hu,
-                    path: pi,
-                    exits: &exits[..exit_count],
-                    terminal_nodes: &terminal_nodes[..terminal_count],
-                });
+                Item::Path(h, pi) => {
+                    let hu = usize::from(h);
+                    if self.seen_paths[hu] & (1 << pi) != 0 {
+                        continue;
+                    }
+                    self.seen_paths[hu] |= 1 << pi;
+                    let st = &board.hexes[hu];
+                    let t = map.tile_def(st.tile.def);
+                    let p = &t.paths[usize::from(pi)];
+                    // A path has two ends and a hex six edges: fixed buffers keep this hot walk
+                    // free of allocation.
+                    let mut terminal_nodes = [0u8; 2];
+                    let mut terminal_count = 0;
+                    for m in p.nodes() {
+                        if !p.terminal {
+                            self.stack.push(Item::Node(h, m));
+                        } else if terminal_count < terminal_nodes.len() {
+                            terminal_nodes[terminal_count] = m;
+                            terminal_count += 1;
+                        }
+                    }
+                    let mut exits = [(0u8, None); 6];
+                    let mut exit_count = 0;
+                    for e in p.edges(st.rotation) {
+                        let neighbour = board.neighbour(map, HexIdx(h), e);
+                        if exit_count < exits.len() {
+                            exits[exit_count] = (e, neighbour.map(|nb| nb.get()));
+                            exit_count += 1;
+                        }
+                        let Some(nb) = neighbour else {
+                            continue;
+                        };
+                        let facing = (e + 3) % 6;
+                        for (qi, q) in board.paths_on_edge(map, nb, facing) {
+                            if q.gauge != excluded && p.gauge.joins(q.gauge) {
+                                self.stack.push(Item::Path(nb.0, qi));
+                            }
+                        }
+                    }
+                    visit(WalkStep::Path {
+                        hex: hu,
+                        path: pi,
+                        exits: &exits[..exit_count],
+                        terminal_nodes: &terminal_nodes[..terminal_count],
+                    });
+                }
             }
         }
+    }
+}
+
+/// 18Ireland's narrow network worked out while the broad walk goes on (what [`narrow_edges`]
+/// and [`narrow_paths`] say of the finished reach): every node the broad walk reaches starts
+/// the narrow closure there, so a question about the narrow network is settled as early as
+/// one about the broad network.
+struct NarrowTrack {
+    walk: GaugeWalk,
+    /// Per hex, [`narrow_edges`].
+    edges: Vec<u8>,
+    /// Per hex, [`narrow_paths`].
+    paths: Vec<u32>,
+}
+
+impl NarrowTrack {
+    fn new(board: &Board) -> NarrowTrack {
+        let n = board.hexes.len();
+        NarrowTrack {
+            walk: GaugeWalk::new(board, Gauge::Broad),
+            edges: vec![0; n],
+            paths: vec![0; n],
+        }
+    }
+
+    /// The broad walk reached `node` of `hex`.
+    fn start(&mut self, map: &MapData, board: &Board, hex: u16, node: u8) {
+        self.walk.stack.push(Item::Node(hex, node));
+        let (edges, paths) = (&mut self.edges, &mut self.paths);
+        self.walk.run(map, board, |step| {
+            if let WalkStep::Path {
+                hex, path, exits, ..
+            } = step
+            {
+                paths[hex] |= 1 << path;
+                for &(e, neighbour) in exits {
+                    edges[hex] |= 1 << e;
+                    if let Some(nb) = neighbour {
+                        edges[nb] |= 1 << ((e + 3) % 6);
+                    }
+                }
+            }
+        });
     }
 }
