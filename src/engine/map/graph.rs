@@ -3,12 +3,14 @@
 //! The walk follows the reference's order exactly (see [`Walk`]): what it reaches depends on
 //! the order, so a closure in another order reaches more or less on junction tiles.
 
-use super::board::{Board, Station, MAX_CITIES};
+use std::cell::RefCell;
+
+use super::board::{Board, Station, MAX_CITIES, MAX_TOKENS};
 use super::data::{Gauge, HexIdx, MapData, PathDef, RouteUse};
 use crate::ids::CorpId;
 
 /// Reach of one corporation's network.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Reach {
     /// Per hex, edges (bit per edge) where the corporation may connect new track.
     pub(crate) edges: Vec<u8>,
@@ -42,12 +44,8 @@ struct Walk<'a> {
     map: &'a MapData,
     board: &'a Board,
     corp: CorpId,
-    visited_nodes: Vec<u8>,
-    visited_paths: Vec<u32>,
-    /// Per hex, edges being crossed by the walk in progress (the reference's edge counter).
-    in_use: Vec<u8>,
-    /// Per hex, nodes counted for this station's route check.
-    local: Vec<u8>,
+    /// Per hex, what this station's walk has been through.
+    visits: Vec<Visit>,
     mandatory: u32,
     optional: u32,
     /// What the caller only wants to know of the reach: the walk stops once it is met.
@@ -55,6 +53,34 @@ struct Walk<'a> {
     found: bool,
     /// The narrow network as the walk goes, when the goal asks about it.
     narrow: Option<NarrowTrack>,
+}
+
+/// What one station's walk has been through on a hex.
+#[derive(Debug, Clone, Copy, Default)]
+struct Visit {
+    /// Paths (bit per path index).
+    paths: u32,
+    /// Nodes (bit per node index).
+    nodes: u8,
+    /// Edges being crossed by the walk in progress (the reference's edge counter).
+    in_use: u8,
+    /// Nodes counted for this station's route check.
+    local: u8,
+}
+
+/// The buffers of the walks made on one thread, kept from one walk to the next: the walks of
+/// an action come by the dozen and most stop early, and making and freeing their buffers was
+/// a fifth of their work. A walk takes them (a walk within a walk would find none and make
+/// its own) and gives back what the reach it hands out does not keep.
+#[derive(Default)]
+struct Scratch {
+    visits: Vec<Visit>,
+    reach: Reach,
+    narrow: Option<NarrowTrack>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
 /// A question about a corporation's reach that the walk can settle before it ends: the reach
@@ -188,33 +214,37 @@ impl Walk<'_> {
 
     fn node(&mut self, r: &mut Reach, h: u16, node: u8, converging: bool) {
         let hu = usize::from(h);
-        if self.found || self.visited_nodes[hu] & (1 << node) != 0 {
+        if self.found || self.visits[hu].nodes & (1 << node) != 0 {
             return;
         }
-        self.visited_nodes[hu] |= 1 << node;
+        self.visits[hu].nodes |= 1 << node;
         let t = self.board.tile_def(self.map, HexIdx(h));
         for (pi, p) in t.paths.iter().enumerate() {
             if self.found {
                 return;
             }
-            if p.nodes().any(|m| m == node) && !self.skipped(p) {
+            // A path already walked is left at once: asking here saves the call.
+            if self.visits[hu].paths & (1 << pi) == 0
+                && p.nodes().any(|m| m == node)
+                && !self.skipped(p)
+            {
                 self.path(r, h, pi as u8, None, converging);
             }
         }
         if converging {
-            self.visited_nodes[hu] &= !(1 << node);
+            self.visits[hu].nodes &= !(1 << node);
         }
     }
 
     fn path(&mut self, r: &mut Reach, h: u16, pi: u8, skip: Option<u8>, converging: bool) {
         let (map, board) = (self.map, self.board);
         let hu = usize::from(h);
+        if self.found || self.visits[hu].paths & (1 << pi) != 0 {
+            return;
+        }
         let st = &board.hexes[hu];
         let t = map.tile_def(st.tile.def);
         let p = &t.paths[usize::from(pi)];
-        if self.found || self.visited_paths[hu] & (1 << pi) != 0 {
-            return;
-        }
         // The path's edges, in definition order, each with the hex beyond it.
         let mut exits = [(0u8, None); 2];
         let mut exit_count = 0;
@@ -225,10 +255,10 @@ impl Walk<'_> {
             exit_mask |= 1 << e;
         }
         let exits = &exits[..exit_count];
-        if self.in_use[hu] & exit_mask != 0 {
+        if self.visits[hu].in_use & exit_mask != 0 {
             return;
         }
-        self.visited_paths[hu] |= 1 << pi;
+        self.visits[hu].paths |= 1 << pi;
         if r.paths[hu] & (1 << pi) == 0 {
             r.paths[hu] |= 1 << pi;
             let mut new_nodes = 0u8;
@@ -241,8 +271,8 @@ impl Walk<'_> {
                 r.nodes[hu] |= 1 << m;
                 new_nodes |= !r.path_nodes[hu] & (1 << m);
                 r.path_nodes[hu] |= 1 << m;
-                if self.local[hu] & (1 << m) == 0 {
-                    self.local[hu] |= 1 << m;
+                if self.visits[hu].local & (1 << m) == 0 {
+                    self.visits[hu].local |= 1 << m;
                     match t.nodes[usize::from(m)].route {
                         RouteUse::Mandatory => self.mandatory += 1,
                         RouteUse::Optional => self.optional += 1,
@@ -276,19 +306,23 @@ impl Walk<'_> {
             // Leaving over an edge several paths of this tile share, the rest of the walk
             // may come back through what it visits (the reference's converging exit).
             let shared = t.paths_on_edge(st.rotation, e).count_ones() > 1;
-            self.in_use[hu] |= 1 << e;
+            self.visits[hu].in_use |= 1 << e;
             for (qi, q) in board.paths_on_edge(map, nb, facing) {
                 if self.found {
                     break;
                 }
-                if p.gauge.joins(q.gauge) && !self.skipped(q) {
+                // A path already walked is left at once: asking here saves the call.
+                if self.visits[nb.get()].paths & (1 << qi) == 0
+                    && p.gauge.joins(q.gauge)
+                    && !self.skipped(q)
+                {
                     self.path(r, nb.0, qi, Some(facing), converging || shared);
                 }
             }
-            self.in_use[hu] &= !(1 << e);
+            self.visits[hu].in_use &= !(1 << e);
         }
         if converging {
-            self.visited_paths[hu] &= !(1 << pi);
+            self.visits[hu].paths &= !(1 << pi);
         }
     }
 }
@@ -313,7 +347,7 @@ fn tokened_cities(map: &MapData, board: &Board, corp: CorpId) -> Vec<Station> {
 
 impl Reach {
     pub(crate) fn compute(map: &MapData, board: &Board, corp: CorpId) -> Reach {
-        Reach::walk(map, board, corp, None).0
+        Reach::walk(map, board, corp, None).unwrap_or_default()
     }
 
     /// Whether the corporation's network meets `goal`, walking no further than it must; a
@@ -321,29 +355,41 @@ impl Reach {
     /// back.
     pub(crate) fn seek(map: &MapData, board: &Board, corp: CorpId, goal: Goal) -> Sought {
         match Reach::walk(map, board, corp, Some(goal)) {
-            (_, true) => Sought::Met,
-            (r, false) => Sought::Whole(r),
+            None => Sought::Met,
+            Some(r) => Sought::Whole(r),
         }
     }
 
-    /// The walk, stopping once the network meets `goal` when there is one; the reach
-    /// (complete unless the goal was met) and whether the goal was met.
-    fn walk(map: &MapData, board: &Board, corp: CorpId, goal: Option<Goal>) -> (Reach, bool) {
+    /// The walk, stopping once the network meets `goal` when there is one: the whole reach,
+    /// or nothing when the goal was met.
+    fn walk(map: &MapData, board: &Board, corp: CorpId, goal: Option<Goal>) -> Option<Reach> {
         let n = board.hexes.len();
-        let mut r = Reach {
-            edges: vec![0; n],
-            nodes: vec![0; n],
-            path_nodes: vec![0; n],
-            paths: vec![0; n],
-            route_available: false,
-            narrow: Vec::new(),
-        };
+        let mut scratch = SCRATCH.with(RefCell::take);
+        let mut r = std::mem::take(&mut scratch.reach);
+        for buffer in [&mut r.edges, &mut r.nodes, &mut r.path_nodes] {
+            buffer.clear();
+            buffer.resize(n, 0);
+        }
+        r.paths.clear();
+        r.paths.resize(n, 0);
+        r.route_available = false;
+        r.narrow.clear();
         // The stations in map order (hex, then city), as the reference finds the tokens.
-        let mut stations: Vec<Station> = board.stations(corp).collect();
+        let mut stations = [Station {
+            hex: HexIdx(0),
+            city: 0,
+        }; MAX_TOKENS];
+        let mut count = 0;
+        for (slot, station) in stations.iter_mut().zip(board.stations(corp)) {
+            *slot = station;
+            count += 1;
+        }
+        let stations = &mut stations[..count];
         stations.sort_unstable();
         debug_assert_eq!(stations, tokened_cities(map, board, corp));
-        let mut tokens: Vec<(u16, u8)> = Vec::with_capacity(stations.len());
-        for station in stations {
+        let mut tokens = [(0u16, 0u8); MAX_TOKENS];
+        let mut token_count = 0;
+        for station in stations.iter() {
             let h = station.hex.get();
             let Some(&node) = board
                 .tile_def(map, station.hex)
@@ -352,7 +398,8 @@ impl Reach {
             else {
                 continue;
             };
-            tokens.push((station.hex.0, node));
+            tokens[token_count] = (station.hex.0, node);
+            token_count += 1;
             r.nodes[h] |= 1 << node;
             for e in 0..6 {
                 if board.neighbour(map, station.hex, e).is_some() {
@@ -360,39 +407,42 @@ impl Reach {
                 }
             }
         }
+        let tokens = &tokens[..token_count];
+        let mut visits = std::mem::take(&mut scratch.visits);
+        visits.clear();
+        visits.resize(n, Visit::default());
+        let narrow = goal.filter(|g| g.narrow()).map(|_| {
+            let mut narrow = scratch.narrow.take().unwrap_or_default();
+            narrow.reset(n);
+            narrow
+        });
         let mut walk = Walk {
             map,
             board,
             corp,
-            visited_nodes: vec![0; n],
-            visited_paths: vec![0; n],
-            in_use: vec![0; n],
-            local: vec![0; n],
+            visits,
             mandatory: 0,
             optional: 0,
             goal,
             found: false,
-            narrow: goal.filter(|g| g.narrow()).map(|_| NarrowTrack::new(board)),
+            narrow,
         };
         if let Some(narrow) = &mut walk.narrow {
-            for &(h, node) in &tokens {
+            for &(h, node) in tokens {
                 narrow.start(map, board, h, node);
             }
         }
         walk.look_at_stations(&r);
-        for &(th, tn) in &tokens {
+        for &(th, tn) in tokens {
             if walk.found {
                 break;
             }
-            walk.visited_nodes.fill(0);
-            walk.visited_paths.fill(0);
-            walk.in_use.fill(0);
-            walk.local.fill(0);
+            walk.visits.fill(Visit::default());
             (walk.mandatory, walk.optional) = (0, 0);
             // Other stations are pre-visited: each station starts its own walk.
-            for &(oh, on) in &tokens {
+            for &(oh, on) in tokens {
                 if (oh, on) != (th, tn) {
-                    walk.visited_nodes[usize::from(oh)] |= 1 << on;
+                    walk.visits[usize::from(oh)].nodes |= 1 << on;
                 }
             }
             walk.node(&mut r, th, tn, false);
@@ -400,13 +450,32 @@ impl Reach {
                 r.route_available = true;
             }
         }
-        if map.rules.gauges && !walk.found {
-            r.narrow = match walk.narrow {
-                Some(narrow) => narrow.edges,
-                None => narrow_edges(map, board, &r),
-            };
-        }
-        (r, walk.found)
+        let Walk {
+            visits,
+            found,
+            narrow,
+            ..
+        } = walk;
+        scratch.visits = visits;
+        let out = if found {
+            scratch.reach = r;
+            scratch.narrow = narrow;
+            None
+        } else {
+            if map.rules.gauges {
+                r.narrow = match narrow {
+                    Some(mut narrow) => {
+                        let edges = std::mem::take(&mut narrow.edges);
+                        scratch.narrow = Some(narrow);
+                        edges
+                    }
+                    None => narrow_edges(map, board, &r),
+                };
+            }
+            Some(r)
+        };
+        SCRATCH.with(|cell| *cell.borrow_mut() = scratch);
+        out
     }
 
     /// Edges (bit per edge) of `hex` where the corporation may connect: broad network, plus
@@ -539,6 +608,7 @@ fn gauge_walk(
 /// The state of a [`gauge_walk`]: what it has seen, and what is left to look at. A closure,
 /// so more starts may be added after a run and the walk resumed: what it reaches in the end
 /// is the same.
+#[derive(Default)]
 struct GaugeWalk {
     excluded: Gauge,
     seen_paths: Vec<u32>,
@@ -631,6 +701,7 @@ impl GaugeWalk {
 /// and [`narrow_paths`] say of the finished reach): every node the broad walk reaches starts
 /// the narrow closure there, so a question about the narrow network is settled as early as
 /// one about the broad network.
+#[derive(Default)]
 struct NarrowTrack {
     walk: GaugeWalk,
     /// Per hex, [`narrow_edges`].
@@ -640,13 +711,18 @@ struct NarrowTrack {
 }
 
 impl NarrowTrack {
-    fn new(board: &Board) -> NarrowTrack {
-        let n = board.hexes.len();
-        NarrowTrack {
-            walk: GaugeWalk::new(board, Gauge::Broad),
-            edges: vec![0; n],
-            paths: vec![0; n],
+    /// Ready for a board of `n` hexes, nothing seen.
+    fn reset(&mut self, n: usize) {
+        self.walk.excluded = Gauge::Broad;
+        for buffer in [&mut self.walk.seen_nodes, &mut self.edges] {
+            buffer.clear();
+            buffer.resize(n, 0);
         }
+        for buffer in [&mut self.walk.seen_paths, &mut self.paths] {
+            buffer.clear();
+            buffer.resize(n, 0);
+        }
+        self.walk.stack.clear();
     }
 
     /// The broad walk reached `node` of `hex`.
