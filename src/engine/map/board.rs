@@ -211,6 +211,8 @@ pub struct Board {
     stations: Vec<[Option<Station>; MAX_TOKENS]>,
     /// Reaches computed on this board and its clones (not part of its state).
     reaches: ReachMemo,
+    /// [`Board::broad_joined`] on this board and its clones (not part of its state).
+    joins: JoinMemo,
 }
 
 /// The per-hex state, stamped: every mutable borrow of it takes a new stamp, never used
@@ -307,32 +309,35 @@ impl std::fmt::Debug for Hexes {
     }
 }
 
-/// The corporation reaches last computed on a board or any of its clones, by map, corporation
-/// and the stamp of the hexes they were computed on. A reach is a function of the map, the
-/// hexes and the corporation alone, and any change of the hexes takes a new stamp
-/// ([`Hexes`]), so an entry found is the reach: nothing has to be invalidated. Within an
-/// action the same hexes are walked several times (the token step's and the route's checks
-/// after a lay; 18Ireland checks a lay on a clone with the tile laid, and the board then lays
-/// it), so a few entries, shared by a board's clones, catch the repeats.
+/// What was worked out for a corporation on a board or any of its clones, the last `N` of
+/// them, by map, corporation and the stamp of the hexes it was worked out on. A reach is a
+/// function of the map, the hexes and the corporation alone, and any change of the hexes takes
+/// a new stamp ([`Hexes`]), so an entry found is the answer: nothing has to be invalidated.
 #[derive(Clone, Default)]
-struct ReachMemo(Arc<Mutex<Vec<ReachEntry>>>);
+struct Memo<T, const N: usize>(Arc<Mutex<Vec<MemoEntry<T>>>>);
 
-struct ReachEntry {
+/// Within an action the same hexes are walked several times (the token step's and the
+/// route's checks after a lay; 18Ireland checks a lay on a clone with the tile laid, and the
+/// board then lays it), so a few entries, shared by a board's clones, catch the repeats.
+type ReachMemo = Memo<Reach, 8>;
+
+/// [`Board::broad_joined`]: 18Ireland's merger round asks it of every minor at every action,
+/// and only a merger changes the hexes.
+type JoinMemo = Memo<Vec<CorpId>, 16>;
+
+struct MemoEntry<T> {
     /// The map's address: a board is only ever used with the map it was made for; the address
     /// guards against a caller mixing them up.
     map: usize,
     corp: CorpId,
     stamp: Stamp,
-    reach: Arc<Reach>,
+    value: Arc<T>,
 }
 
-/// Entries a memo keeps (the newest).
-const REACH_MEMO_ENTRIES: usize = 8;
-
-impl ReachMemo {
+impl<T, const N: usize> Memo<T, N> {
     /// The entries, whole (a poisoned memo only means a panic elsewhere left it half-written:
     /// it starts afresh).
-    fn entries(&self) -> std::sync::MutexGuard<'_, Vec<ReachEntry>> {
+    fn entries(&self) -> std::sync::MutexGuard<'_, Vec<MemoEntry<T>>> {
         self.0.lock().unwrap_or_else(|poisoned| {
             let mut entries = poisoned.into_inner();
             entries.clear();
@@ -340,52 +345,58 @@ impl ReachMemo {
         })
     }
 
-    /// The reach if it is remembered.
-    fn get(&self, map: &MapData, board: &Board, corp: CorpId) -> Option<Arc<Reach>> {
+    /// The value if it is remembered.
+    fn get(&self, map: &MapData, board: &Board, corp: CorpId) -> Option<Arc<T>> {
         let address = std::ptr::from_ref(map) as usize;
         let stamp = board.hexes.stamp;
         self.entries()
             .iter()
             .find(|e| e.stamp == stamp && e.corp == corp && e.map == address)
-            .map(|e| Arc::clone(&e.reach))
+            .map(|e| Arc::clone(&e.value))
     }
 
-    /// Remembers a reach computed on `board`.
-    fn insert(&self, map: &MapData, board: &Board, corp: CorpId, reach: Arc<Reach>) {
+    /// Remembers a value worked out on `board`.
+    fn insert(&self, map: &MapData, board: &Board, corp: CorpId, value: Arc<T>) {
         let mut entries = self.entries();
-        if entries.len() == REACH_MEMO_ENTRIES {
+        if entries.len() == N {
             entries.remove(0);
         }
-        entries.push(ReachEntry {
+        entries.push(MemoEntry {
             map: std::ptr::from_ref(map) as usize,
             corp,
             stamp: board.hexes.stamp,
-            reach,
+            value,
         });
     }
 
-    fn get_or_compute(&self, map: &MapData, board: &Board, corp: CorpId) -> Arc<Reach> {
-        if let Some(reach) = self.get(map, board, corp) {
-            return reach;
+    fn get_or_compute(
+        &self,
+        map: &MapData,
+        board: &Board,
+        corp: CorpId,
+        compute: impl FnOnce() -> T,
+    ) -> Arc<T> {
+        if let Some(value) = self.get(map, board, corp) {
+            return value;
         }
-        let reach = Arc::new(Reach::compute(map, board, corp));
-        self.insert(map, board, corp, Arc::clone(&reach));
-        reach
+        let value = Arc::new(compute());
+        self.insert(map, board, corp, Arc::clone(&value));
+        value
     }
 }
 
-impl PartialEq for ReachMemo {
+impl<T, const N: usize> PartialEq for Memo<T, N> {
     /// Boards are equal by their state; what they remember of it does not count.
-    fn eq(&self, _: &ReachMemo) -> bool {
+    fn eq(&self, _: &Memo<T, N>) -> bool {
         true
     }
 }
 
-impl Eq for ReachMemo {}
+impl<T, const N: usize> Eq for Memo<T, N> {}
 
-impl std::fmt::Debug for ReachMemo {
+impl<T, const N: usize> std::fmt::Debug for Memo<T, N> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ReachMemo")
+        f.write_str("Memo")
     }
 }
 
@@ -453,6 +464,7 @@ impl Board {
             supply,
             stations: vec![[None; MAX_TOKENS]; max_corp.max(32)],
             reaches: ReachMemo::default(),
+            joins: JoinMemo::default(),
         }
     }
 
@@ -1325,12 +1337,16 @@ impl Board {
     }
 
     /// The corporations with a token in a city joined to `corp`'s first station by track that
-    /// is not narrow gauge, whatever tokens stand between (18Ireland merger rule).
+    /// is not narrow gauge, whatever tokens stand between (18Ireland merger rule). Remembered
+    /// (see [`JoinMemo`]).
     pub fn broad_joined(&self, map: &MapData, corp: CorpId) -> Vec<CorpId> {
-        self.stations(corp)
-            .next()
-            .map(|home| super::graph::tokened_over_broad(map, self, home))
-            .unwrap_or_default()
+        let joined = self.joins.get_or_compute(map, self, corp, || {
+            self.stations(corp)
+                .next()
+                .map(|home| super::graph::tokened_over_broad(map, self, home))
+                .unwrap_or_default()
+        });
+        joined.to_vec()
     }
 
     /// Whether `corp` has a token in city `city` of `hex`.
@@ -1365,7 +1381,8 @@ impl Board {
 
     /// What the corporation's network reaches on this board (remembered, see [`ReachMemo`]).
     pub(crate) fn reach(&self, map: &MapData, corp: CorpId) -> Arc<Reach> {
-        self.reaches.get_or_compute(map, self, corp)
+        self.reaches
+            .get_or_compute(map, self, corp, || Reach::compute(map, self, corp))
     }
 
     /// Whether the corporation's network meets `goal`: the remembered reach answers if there
