@@ -70,8 +70,8 @@ struct Visit {
 
 /// The buffers of the walks made on one thread, kept from one walk to the next: the walks of
 /// an action come by the dozen and most stop early, and making and freeing their buffers was
-/// a fifth of their work. A walk takes them (a walk within a walk would find none and make
-/// its own) and gives back what the reach it hands out does not keep.
+/// a fifth of their work. A walk borrows them (a walk within a walk would make its own) and
+/// keeps them but for what the reach it hands out takes.
 #[derive(Default)]
 struct Scratch {
     visits: Vec<Visit>,
@@ -243,13 +243,14 @@ impl Walk<'_> {
             return;
         }
         let st = &board.hexes[hu];
+        let rotation = st.rotation % 6;
         let t = map.tile_def(st.tile.def);
         let p = &t.paths[usize::from(pi)];
         // The path's edges, in definition order, each with the hex beyond it.
         let mut exits = [(0u8, None); 2];
         let mut exit_count = 0;
         let mut exit_mask = 0u8;
-        for e in p.edges(st.rotation) {
+        for e in p.edges(rotation) {
             exits[exit_count] = (e, board.neighbour(map, HexIdx(h), e));
             exit_count += 1;
             exit_mask |= 1 << e;
@@ -283,7 +284,7 @@ impl Walk<'_> {
             r.edges[hu] |= exit_mask;
             for &(e, beyond) in exits {
                 if let Some(nb) = beyond {
-                    r.edges[nb.get()] |= 1 << ((e + 3) % 6);
+                    r.edges[nb.get()] |= 1 << facing(e);
                 }
             }
             self.look_at_path(r, hu, pi, new_nodes);
@@ -302,15 +303,23 @@ impl Walk<'_> {
             let Some(nb) = beyond else {
                 continue;
             };
-            let facing = (e + 3) % 6;
+            let facing = facing(e);
             // Leaving over an edge several paths of this tile share, the rest of the walk
             // may come back through what it visits (the reference's converging exit).
-            let shared = t.paths_on_edge(st.rotation, e).count_ones() > 1;
+            let shared = t.paths_by_edge[usize::from(unturned(e, rotation))].count_ones() > 1;
             self.visits[hu].in_use |= 1 << e;
-            for (qi, q) in board.paths_on_edge(map, nb, facing) {
+            let beyond_state = &board.hexes[nb.get()];
+            let beyond_tile = map.tile_def(beyond_state.tile.def);
+            let mut entering =
+                beyond_tile.paths_by_edge[usize::from(unturned(facing, beyond_state.rotation % 6))];
+            // In path order, lowest index first.
+            while entering != 0 {
                 if self.found {
                     break;
                 }
+                let qi = entering.trailing_zeros() as u8;
+                entering &= entering - 1;
+                let q = &beyond_tile.paths[usize::from(qi)];
                 // A path already walked is left at once: asking here saves the call.
                 if self.visits[nb.get()].paths & (1 << qi) == 0
                     && p.gauge.joins(q.gauge)
@@ -324,6 +333,24 @@ impl Walk<'_> {
         if converging {
             self.visits[hu].paths &= !(1 << pi);
         }
+    }
+}
+
+/// The edge facing edge `e` (below 6) across the hex side: `(e + 3) % 6`.
+fn facing(e: u8) -> u8 {
+    if e >= 3 {
+        e - 3
+    } else {
+        e + 3
+    }
+}
+
+/// Edge `e` (below 6) of a tile turned by `rotation` (below 6) as the unturned tile numbers it.
+fn unturned(e: u8, rotation: u8) -> u8 {
+    if e >= rotation {
+        e - rotation
+    } else {
+        e + 6 - rotation
     }
 }
 
@@ -363,8 +390,21 @@ impl Reach {
     /// The walk, stopping once the network meets `goal` when there is one: the whole reach,
     /// or nothing when the goal was met.
     fn walk(map: &MapData, board: &Board, corp: CorpId, goal: Option<Goal>) -> Option<Reach> {
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut scratch) => Reach::walk_in(&mut scratch, map, board, corp, goal),
+            Err(_) => Reach::walk_in(&mut Scratch::default(), map, board, corp, goal),
+        })
+    }
+
+    /// [`Reach::walk`] in these buffers.
+    fn walk_in(
+        scratch: &mut Scratch,
+        map: &MapData,
+        board: &Board,
+        corp: CorpId,
+        goal: Option<Goal>,
+    ) -> Option<Reach> {
         let n = board.hexes.len();
-        let mut scratch = SCRATCH.with(RefCell::take);
         let mut r = std::mem::take(&mut scratch.reach);
         for buffer in [&mut r.edges, &mut r.nodes, &mut r.path_nodes] {
             buffer.clear();
@@ -457,7 +497,7 @@ impl Reach {
             ..
         } = walk;
         scratch.visits = visits;
-        let out = if found {
+        if found {
             scratch.reach = r;
             scratch.narrow = narrow;
             None
@@ -473,9 +513,7 @@ impl Reach {
                 };
             }
             Some(r)
-        };
-        SCRATCH.with(|cell| *cell.borrow_mut() = scratch);
-        out
+        }
     }
 
     /// Edges (bit per edge) of `hex` where the corporation may connect: broad network, plus
