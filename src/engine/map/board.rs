@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::data::{Colour, HexIdx, MapData, NodeKind, PathDef, TileDef};
-use super::graph::{narrow_paths, Reach};
+use super::graph::{Goal, Reach, Sought};
 use super::tile::{
     city_town_edges, path_le, paths_maintained, rotation_keeps_old, upgrade_fault,
     uses_broad_rules, UpgradeFault,
@@ -214,6 +214,8 @@ pub struct Board {
     /// Track matched to runs' connections and stops' narrow-gauge bonuses worked out on this
     /// board and its clones (not part of its state).
     pub(crate) runs: super::route::RunMemo,
+    /// [`Board::broad_joined`] on this board and its clones (not part of its state).
+    joins: JoinMemo,
 }
 
 /// The per-hex state, stamped: every mutable borrow of it takes a new stamp, never used
@@ -310,81 +312,94 @@ impl std::fmt::Debug for Hexes {
     }
 }
 
-/// The corporation reaches last computed on a board or any of its clones, by map, corporation
-/// and the stamp of the hexes they were computed on. A reach is a function of the map, the
-/// hexes and the corporation alone, and any change of the hexes takes a new stamp
-/// ([`Hexes`]), so an entry found is the reach: nothing has to be invalidated. Within an
-/// action the same hexes are walked several times (the token step's and the route's checks
-/// after a lay; 18Ireland checks a lay on a clone with the tile laid, and the board then lays
-/// it), so a few entries, shared by a board's clones, catch the repeats.
+/// What was worked out for a corporation on a board or any of its clones, the last `N` of
+/// them, by map, corporation and the stamp of the hexes it was worked out on. A reach is a
+/// function of the map, the hexes and the corporation alone, and any change of the hexes takes
+/// a new stamp ([`Hexes`]), so an entry found is the answer: nothing has to be invalidated.
 #[derive(Clone, Default)]
-struct ReachMemo(Arc<Mutex<Vec<ReachEntry>>>);
+struct Memo<T, const N: usize>(Arc<Mutex<Vec<MemoEntry<T>>>>);
 
-struct ReachEntry {
+/// Within an action the same hexes are walked several times (the token step's and the
+/// route's checks after a lay; 18Ireland checks a lay on a clone with the tile laid, and the
+/// board then lays it), so a few entries, shared by a board's clones, catch the repeats.
+type ReachMemo = Memo<Reach, 8>;
+
+/// [`Board::broad_joined`]: 18Ireland's merger round asks it of every minor at every action,
+/// and only a merger changes the hexes.
+type JoinMemo = Memo<Vec<CorpId>, 16>;
+
+struct MemoEntry<T> {
     /// The map's address: a board is only ever used with the map it was made for; the address
     /// guards against a caller mixing them up.
     map: usize,
     corp: CorpId,
     stamp: Stamp,
-    reach: Arc<Reach>,
+    value: Arc<T>,
 }
 
-/// Entries a memo keeps (the newest).
-const REACH_MEMO_ENTRIES: usize = 8;
-
-impl ReachMemo {
-    /// The reach if it is remembered.
-    fn get(&self, map: &MapData, board: &Board, corp: CorpId) -> Option<Arc<Reach>> {
-        let address = std::ptr::from_ref(map) as usize;
-        let stamp = board.hexes.stamp;
-        let entries = self.0.lock().ok()?;
-        entries
-            .iter()
-            .find(|e| e.stamp == stamp && e.corp == corp && e.map == address)
-            .map(|e| Arc::clone(&e.reach))
-    }
-
-    fn get_or_compute(&self, map: &MapData, board: &Board, corp: CorpId) -> Arc<Reach> {
-        let address = std::ptr::from_ref(map) as usize;
-        let stamp = board.hexes.stamp;
-        // A poisoned memo only means a panic elsewhere left it half-written: start afresh.
-        let mut entries = self.0.lock().unwrap_or_else(|poisoned| {
+impl<T, const N: usize> Memo<T, N> {
+    /// The entries, whole (a poisoned memo only means a panic elsewhere left it half-written:
+    /// it starts afresh).
+    fn entries(&self) -> std::sync::MutexGuard<'_, Vec<MemoEntry<T>>> {
+        self.0.lock().unwrap_or_else(|poisoned| {
             let mut entries = poisoned.into_inner();
             entries.clear();
             entries
-        });
-        if let Some(entry) = entries
+        })
+    }
+
+    /// The value if it is remembered.
+    fn get(&self, map: &MapData, board: &Board, corp: CorpId) -> Option<Arc<T>> {
+        let address = std::ptr::from_ref(map) as usize;
+        let stamp = board.hexes.stamp;
+        self.entries()
             .iter()
             .find(|e| e.stamp == stamp && e.corp == corp && e.map == address)
-        {
-            return Arc::clone(&entry.reach);
-        }
-        let reach = Arc::new(Reach::compute(map, board, corp));
-        if entries.len() == REACH_MEMO_ENTRIES {
+            .map(|e| Arc::clone(&e.value))
+    }
+
+    /// Remembers a value worked out on `board`.
+    fn insert(&self, map: &MapData, board: &Board, corp: CorpId, value: Arc<T>) {
+        let mut entries = self.entries();
+        if entries.len() == N {
             entries.remove(0);
         }
-        entries.push(ReachEntry {
-            map: address,
+        entries.push(MemoEntry {
+            map: std::ptr::from_ref(map) as usize,
             corp,
-            stamp,
-            reach: Arc::clone(&reach),
+            stamp: board.hexes.stamp,
+            value,
         });
-        reach
+    }
+
+    fn get_or_compute(
+        &self,
+        map: &MapData,
+        board: &Board,
+        corp: CorpId,
+        compute: impl FnOnce() -> T,
+    ) -> Arc<T> {
+        if let Some(value) = self.get(map, board, corp) {
+            return value;
+        }
+        let value = Arc::new(compute());
+        self.insert(map, board, corp, Arc::clone(&value));
+        value
     }
 }
 
-impl PartialEq for ReachMemo {
+impl<T, const N: usize> PartialEq for Memo<T, N> {
     /// Boards are equal by their state; what they remember of it does not count.
-    fn eq(&self, _: &ReachMemo) -> bool {
+    fn eq(&self, _: &Memo<T, N>) -> bool {
         true
     }
 }
 
-impl Eq for ReachMemo {}
+impl<T, const N: usize> Eq for Memo<T, N> {}
 
-impl std::fmt::Debug for ReachMemo {
+impl<T, const N: usize> std::fmt::Debug for Memo<T, N> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ReachMemo")
+        f.write_str("Memo")
     }
 }
 
@@ -453,6 +468,7 @@ impl Board {
             stations: vec![[None; MAX_TOKENS]; max_corp.max(32)],
             reaches: ReachMemo::default(),
             runs: super::route::RunMemo::default(),
+            joins: JoinMemo::default(),
         }
     }
 
@@ -566,13 +582,24 @@ impl Board {
             true => 0x3f,
             false => new.exits(rot),
         };
-        // Most lays are legal: unless the reach is at hand, the walk stops once the broad
-        // network meets the new exits (under gauge rules too: the narrow network only adds
-        // edges), and the rotations are then those the map allows. A lay that fails is
-        // checked again with the whole reach, which says why.
+        // Most lays are legal: unless the reach is at hand, the walk stops once the network
+        // meets the new exits, and the rotations are then those the map allows. Under gauge
+        // rules a broad-gauge lay asks the broad network (the narrow network only adds
+        // edges to it, but the hex must have a broad one), a narrow-gauge lay either. A lay
+        // that fails is checked again with the whole reach, which says why.
+        let meets = match map.rules.gauges && !uses_broad_rules(old, st.rotation, new, rot) {
+            true => Goal::AnyEdges {
+                hex: hex.get(),
+                edges: touching,
+            },
+            false => Goal::Edges {
+                hex: hex.get(),
+                edges: touching,
+            },
+        };
         let connected_early = req.check_connectivity
             && self.reaches.get(map, self, req.corp).is_none()
-            && Reach::reaches_edges(map, self, req.corp, hex.get(), touching)
+            && self.seek(map, req.corp, meets)
             && self.legal_rotations_among(map, hex, req.tile, None, irish_mail, 1 << rot) != 0;
         debug_assert!(
             !connected_early || {
@@ -639,16 +666,8 @@ impl Board {
             return true;
         }
         let new = map.tile_def(tile.def);
-        let mut after = self.clone();
         let Some(r) = Rotation::new(rotation) else {
             return false;
-        };
-        after.lay(map, hex, tile, r);
-        let reach = after.reach(map, corp);
-        let connected = if uses_broad_rules(old, st.rotation, new, rotation) {
-            reach.paths[h]
-        } else {
-            narrow_paths(map, &after, &reach)[h]
         };
         let values = |t: &TileDef, p: &PathDef| {
             let mut v: Vec<Money> = p
@@ -658,19 +677,39 @@ impl Board {
             v.sort();
             v
         };
-        new.paths.iter().enumerate().any(|(pi, np)| {
-            if connected & (1 << pi) == 0 {
-                return false;
-            }
-            match old
-                .paths
-                .iter()
-                .find(|op| path_le(new, np, rotation, old, op, st.rotation))
-            {
-                None => true,
-                Some(op) => values(old, op) != values(new, np),
-            }
-        })
+        // The new paths that are new track or reach other values: one of them must be on the
+        // network after the lay.
+        let adding = new
+            .paths
+            .iter()
+            .enumerate()
+            .filter(|(_, np)| {
+                match old
+                    .paths
+                    .iter()
+                    .find(|op| path_le(new, np, rotation, old, op, st.rotation))
+                {
+                    None => true,
+                    Some(op) => values(old, op) != values(new, np),
+                }
+            })
+            .fold(0u32, |m, (pi, _)| m | 1 << pi);
+        if adding == 0 {
+            return false;
+        }
+        let mut after = self.clone();
+        after.lay(map, hex, tile, r);
+        let on_network = match uses_broad_rules(old, st.rotation, new, rotation) {
+            true => Goal::Paths {
+                hex: h,
+                paths: adding,
+            },
+            false => Goal::NarrowPaths {
+                hex: h,
+                paths: adding,
+            },
+        };
+        after.seek(map, corp, on_network)
     }
 
     /// 18Ireland Irish Mail: a special lay may put a red tile on a blue hex, whatever the
@@ -1050,10 +1089,13 @@ impl Board {
         self.tokenable(map, corp, at)
             .map_err(|e| e.with_hex(hexid))?;
         if check_reach {
-            let reach = self.reach(map, corp);
             let t = map.tile_def(self.hexes[at.hex.get()].tile.def);
             let node = t.cities[usize::from(at.city)];
-            if reach.nodes[at.hex.get()] & (1 << node) == 0 {
+            let goal = Goal::Nodes {
+                hex: at.hex.get(),
+                nodes: 1 << node,
+            };
+            if !self.seek(map, corp, goal) {
                 return Err(TokenError::NotReachable(hexid));
             }
         }
@@ -1299,12 +1341,16 @@ impl Board {
     }
 
     /// The corporations with a token in a city joined to `corp`'s first station by track that
-    /// is not narrow gauge, whatever tokens stand between (18Ireland merger rule).
+    /// is not narrow gauge, whatever tokens stand between (18Ireland merger rule). Remembered
+    /// (see [`JoinMemo`]).
     pub fn broad_joined(&self, map: &MapData, corp: CorpId) -> Vec<CorpId> {
-        self.stations(corp)
-            .next()
-            .map(|home| super::graph::tokened_over_broad(map, self, home))
-            .unwrap_or_default()
+        let joined = self.joins.get_or_compute(map, self, corp, || {
+            self.stations(corp)
+                .next()
+                .map(|home| super::graph::tokened_over_broad(map, self, home))
+                .unwrap_or_default()
+        });
+        joined.to_vec()
     }
 
     /// Whether `corp` has a token in city `city` of `hex`.
@@ -1315,34 +1361,55 @@ impl Board {
     /// Token graph predicate of the Token step (D.1), map part: a city reachable from the
     /// corporation's stations has a slot it may take.
     pub fn has_reachable_token_city(&self, map: &MapData, corp: CorpId) -> bool {
-        let reach = self.reach(map, corp);
-        (0..self.hexes.len()).any(|h| {
-            let t = map.tile_def(self.hexes[h].tile.def);
-            t.cities.iter().enumerate().any(|(ci, &node)| {
-                reach.path_nodes[h] & (1 << node) != 0
-                    && self
-                        .tokenable(
-                            map,
-                            corp,
-                            Station {
-                                hex: HexIdx(h as u16),
-                                city: ci as u8,
-                            },
-                        )
-                        .is_ok()
-            })
+        self.seek(map, corp, Goal::TokenCity)
+    }
+
+    /// Whether `node` of `hex` is a city with a slot `corp` may take (reference
+    /// `City#tokenable?` without price and token count).
+    pub(crate) fn city_tokenable(&self, map: &MapData, corp: CorpId, hex: usize, node: u8) -> bool {
+        let t = map.tile_def(self.hexes[hex].tile.def);
+        t.cities.iter().position(|&c| c == node).is_some_and(|ci| {
+            let at = Station {
+                hex: HexIdx(hex as u16),
+                city: ci as u8,
+            };
+            self.tokenable(map, corp, at).is_ok()
         })
     }
 
     /// Route predicate (D.1): from one station, at least two mandatory revenue nodes are
     /// connected. (The caller keeps it set once true, as the reference caches it.)
     pub fn route_available(&self, map: &MapData, corp: CorpId) -> bool {
-        self.reach(map, corp).route_available
+        self.seek(map, corp, Goal::Route)
     }
 
     /// What the corporation's network reaches on this board (remembered, see [`ReachMemo`]).
     pub(crate) fn reach(&self, map: &MapData, corp: CorpId) -> Arc<Reach> {
-        self.reaches.get_or_compute(map, self, corp)
+        self.reaches
+            .get_or_compute(map, self, corp, || Reach::compute(map, self, corp))
+    }
+
+    /// Whether the corporation's network meets `goal`: the remembered reach answers if there
+    /// is one, else a walk that stops once the goal is met (most questions are answered near
+    /// the stations); a walk that does not meet it has seen the whole network, which is
+    /// remembered ([`ReachMemo`]).
+    pub(crate) fn seek(&self, map: &MapData, corp: CorpId, goal: Goal) -> bool {
+        if let Some(reach) = self.reaches.get(map, self, corp) {
+            return goal.met_by(map, self, corp, &reach);
+        }
+        match Reach::seek(map, self, corp, goal) {
+            Sought::Met => {
+                debug_assert!(
+                    goal.met_by(map, self, corp, &Reach::compute(map, self, corp)),
+                    "the goal the shortened walk meets is one the whole reach meets"
+                );
+                true
+            }
+            Sought::Whole(reach) => {
+                self.reaches.insert(map, self, corp, Arc::new(reach));
+                false
+            }
+        }
     }
 
     /// Node definition and tile of a node on a hex.

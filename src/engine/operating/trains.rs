@@ -30,34 +30,48 @@ impl Game {
     /// Trains the depot offers: the next type, types made available by the phase, one of each
     /// type in the pool.
     pub(crate) fn depot_offer(&self) -> Vec<TrainId> {
-        let mut out: Vec<TrainId> = self.next_depot_train().into_iter().collect();
-        let upcoming: Vec<&crate::engine::state::Train> = self
-            .trains
-            .iter()
-            .filter(|t| t.owner == TrainOwner::Depot)
-            .collect();
-        for t in &upcoming {
-            let def = self.title.train(t.id.kind);
-            let available = def
-                .available_on
-                .as_ref()
-                .is_some_and(|on| self.phase_reached(on));
-            if available && !out.iter().any(|o| o.kind == t.id.kind) {
-                out.push(t.id);
-            }
-        }
-        let mut pool_kinds: Vec<TrainKind> = Vec::new();
-        for t in self.pool_trains() {
-            if !pool_kinds.contains(&t.kind) {
-                pool_kinds.push(t.kind);
-                out.push(t);
-            }
-        }
+        let mut out = Vec::new();
+        self.each_offered(|t| out.push(t));
         out
     }
 
-    fn pool_trains(&self) -> Vec<TrainId> {
-        self.pool_train_order.clone()
+    /// Calls `visit` with each train of [`Game::depot_offer`], in its order. Step skipping
+    /// asks for the offer several times per action: this makes no list.
+    fn each_offered(&self, mut visit: impl FnMut(TrainId)) {
+        // Train types already offered from the depot or found not yet available there, and
+        // types offered from the pool (bit per type).
+        let mut depot_kinds = [0u64; 4];
+        let mut pool_kinds = [0u64; 4];
+        let bit = |kinds: &mut [u64; 4], kind: TrainKind| {
+            let (word, bit) = (usize::from(kind.0 / 64), 1u64 << (kind.0 % 64));
+            let new = kinds[word] & bit == 0;
+            kinds[word] |= bit;
+            new
+        };
+        let mut upcoming = self.trains.iter().filter(|t| t.owner == TrainOwner::Depot);
+        if let Some(next) = upcoming.next() {
+            bit(&mut depot_kinds, next.id.kind);
+            visit(next.id);
+        }
+        for t in upcoming {
+            if !bit(&mut depot_kinds, t.id.kind) {
+                continue;
+            }
+            let available = self
+                .title
+                .train(t.id.kind)
+                .available_on
+                .as_ref()
+                .is_some_and(|on| self.phase_reached(on));
+            if available {
+                visit(t.id);
+            }
+        }
+        for &t in &self.pool_train_order {
+            if bit(&mut pool_kinds, t.kind) {
+                visit(t);
+            }
+        }
     }
 
     fn phase_reached(&self, name: &str) -> bool {
@@ -110,16 +124,22 @@ impl Game {
     }
 
     fn min_train_price(&self, corp: CorpId) -> Option<Money> {
-        let others = self.others_trains(corp).into_iter().map(|_| Money(1));
+        let others = self
+            .trains
+            .iter()
+            .any(|t| matches!(t.owner, TrainOwner::Corporation(c) if c != corp))
+            .then_some(Money(1));
         self.cheapest_depot_price().into_iter().chain(others).min()
     }
 
     /// The face price of the cheapest train the depot (or the open market) offers.
     pub(crate) fn cheapest_depot_price(&self) -> Option<Money> {
-        self.depot_offer()
-            .iter()
-            .map(|t| self.title.train(t.kind).price)
-            .min()
+        let mut cheapest: Option<Money> = None;
+        self.each_offered(|t| {
+            let price = self.title.train(t.kind).price;
+            cheapest = Some(cheapest.map_or(price, |c| c.min(price)));
+        });
+        cheapest
     }
 
     pub(super) fn must_buy_train(&mut self, corp: CorpId) -> bool {
@@ -128,7 +148,7 @@ impl Game {
         }
         // Only while the depot (or the open market) offers a train: with every train bought,
         // trains from other corporations are optional even for a corporation without one.
-        if self.depot_offer().is_empty() {
+        if self.next_depot_train().is_none() && self.pool_train_order.is_empty() {
             return false;
         }
         match self.title.operating.must_buy_train {
