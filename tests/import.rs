@@ -654,6 +654,27 @@ fn the_fast_path_agrees_on_the_edges_of_its_scanners() {
             route(r#""H6", "H4""#, r#""H6-0""#, train),
         );
     }
+    // Tiles, twice each: a name met before is remembered.
+    for tile in [
+        "57-0",
+        "57-1",
+        "57-00",
+        "57-00000",
+        "57-+0",
+        "57-",
+        "57",
+        "57--0",
+        "X-0",
+        "-0",
+        "a_tile_name_of_more_than_sixteen_bytes-0",
+    ] {
+        let lay = |id: u8| {
+            format!(
+                r#"{{"type": "lay_tile", "entity": "B", "entity_type": "corporation", "id": {id}, "hex": "H4", "tile": "{tile}", "rotation": 1}}"#
+            )
+        };
+        check(format!("tile {tile}"), game(&[&lay(1), &lay(2)]));
+    }
     // Shares and entities, by the short path and by `log::resolve`'s.
     for share in [
         "NFL_2", "NFL_02", "NFL_0002", "NFL_+2", "NFL_300", "NFL_", "_2", "NFL",
@@ -701,6 +722,8 @@ fn the_fast_path_agrees_on_the_edges_of_its_scanners() {
         "nodes \"H6-10\"",
         "train 4-00001",
         "share NFL_02",
+        "tile 57-00",
+        "tile 57-00000",
         &format!("entity \"{long}\" player"),
     ] {
         assert!(taken.iter().any(|t| t == what), "{what} not taken");

@@ -11,7 +11,7 @@
 //! `tests/import.rs` and the `import` fuzz target hold the two paths to the same result.
 
 use std::borrow::Cow;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -19,7 +19,8 @@ use crate::action::{Action, BidTarget, DividendKind, Entity, RouteSpec};
 use crate::engine::map::MapData;
 use crate::engine::title::Title;
 use crate::ids::{
-    CompanyId, CorpId, HexId, Money, Percent, PlayerId, Rotation, ShareId, TrainId, TrainKind,
+    CompanyId, CorpId, HexId, Money, Percent, PlayerId, Rotation, ShareId, TileDefId, TileId,
+    TrainId, TrainKind,
 };
 use crate::log::json::{self, literal_end, number_end, skip_ws, string_end, written_code};
 use crate::log::raw::{self, ActionType, Entry, Header, LogPlayer};
@@ -452,8 +453,6 @@ struct Guesses(Box<[Cell<u8>]>);
 impl Guesses {
     /// Contexts per type: after each field, at the start, after a key of no field.
     const PER_TYPE: usize = fields::KEYS.len() + 2;
-    /// An action's first member (its type not read yet).
-    const START: usize = ActionType::Unknown as usize * Self::PER_TYPE + fields::KEYS.len();
     /// No guess.
     const NONE: u8 = u8::MAX;
 
@@ -462,26 +461,44 @@ impl Guesses {
         Guesses((0..contexts).map(|_| Cell::new(Self::NONE)).collect())
     }
 
-    /// The context after a member with field `slot`, in `context`.
+    /// The guess in `context`.
     #[inline(always)]
-    fn after(context: usize, slot: Option<usize>) -> usize {
-        let ty = context / Self::PER_TYPE;
-        ty * Self::PER_TYPE + slot.unwrap_or(fields::KEYS.len() + 1)
-    }
-
-    /// `context` of an action of type `ty`.
-    #[inline(always)]
-    fn of_type(context: usize, ty: ActionType) -> usize {
-        ty as usize * Self::PER_TYPE + context % Self::PER_TYPE
+    fn of(&self, context: Context) -> &Cell<u8> {
+        &self.0[context.ty + context.key]
     }
 }
 
-impl std::ops::Index<usize> for Guesses {
-    type Output = Cell<u8>;
+/// Where in an action a member is, for [`Guesses`]: its type's contexts (the first of them) and
+/// the key before.
+#[derive(Clone, Copy)]
+struct Context {
+    ty: usize,
+    key: usize,
+}
 
+impl Context {
+    /// An action's first member (its type not read yet).
+    const START: Context = Context {
+        ty: ActionType::Unknown as usize * Guesses::PER_TYPE,
+        key: fields::KEYS.len(),
+    };
+
+    /// After a member with field `slot`.
     #[inline(always)]
-    fn index(&self, context: usize) -> &Cell<u8> {
-        &self.0[context]
+    fn after(self, slot: Option<usize>) -> Context {
+        Context {
+            ty: self.ty,
+            key: slot.unwrap_or(fields::KEYS.len() + 1),
+        }
+    }
+
+    /// In an action of type `ty`.
+    #[inline(always)]
+    fn of_type(self, ty: ActionType) -> Context {
+        Context {
+            ty: ty as usize * Guesses::PER_TYPE,
+            key: self.key,
+        }
     }
 }
 
@@ -819,6 +836,11 @@ struct Reader<'a> {
     players: &'a [LogPlayer],
     names: Names,
     guesses: Guesses,
+    /// The last entity found ([`Reader::entity`]), by the codes of its name and entity type: an
+    /// action's entity is mostly the one of the action before.
+    last_entity: Cell<Option<(u128, u128, Entity)>>,
+    /// The tile definitions of the names met ([`Reader::tile`]), by their codes.
+    tiles: RefCell<Vec<(u128, TileDefId)>>,
 }
 
 /// The ids an action names, each by its [`json::key_code`], so that a written id (of at most 16
@@ -899,6 +921,8 @@ impl<'a> Reader<'a> {
             players,
             names: Names::new(title, players),
             guesses: Guesses::new(),
+            last_entity: Cell::new(None),
+            tiles: RefCell::new(Vec::new()),
         }
     }
 
@@ -935,9 +959,9 @@ impl<'a> Reader<'a> {
         } else {
             // The guess of each member's key, from the action's type (once read) and the
             // member before.
-            let mut context = Guesses::START;
+            let mut context = Context::START;
             loop {
-                let guess = &self.guesses[context];
+                let guess = self.guesses.of(context);
                 let (slot, v) = match guessed(b, j, guess.get()) {
                     Some(found) => found,
                     None => {
@@ -948,7 +972,7 @@ impl<'a> Reader<'a> {
                         (key.slot, value_at(b, end)?)
                     }
                 };
-                context = Guesses::after(context, slot);
+                context = context.after(slot);
                 let end = match slot {
                     Some(k) if k < READ => {
                         if again(&mut seen, k) {
@@ -973,7 +997,7 @@ impl<'a> Reader<'a> {
                             }
                             if k == fields::TYPE {
                                 ty = text.action_type(value);
-                                context = Guesses::of_type(context, ty);
+                                context = context.of_type(ty);
                             }
                             f[k] = value;
                             end
@@ -1161,7 +1185,7 @@ impl<'a> Reader<'a> {
             ActionType::LayTile => Action::LayTile {
                 entity,
                 hex: self.hex(text.plain(f[HEX])?)?,
-                tile: self.map.parse_tile_id(text.plain(f[TILE])?)?,
+                tile: self.tile(text.plain(f[TILE])?)?,
                 rotation: u8::try_from(text.int(f[ROTATION])?)
                     .ok()
                     .and_then(Rotation::new)?,
@@ -1237,22 +1261,32 @@ impl<'a> Reader<'a> {
             let entity_type = self.text.opt(ty, Text::plain)?;
             return resolve::entity_named(self.title, self.players, name, entity_type)?;
         };
+        // No entity type: a code no written type has.
+        let kind = match ty.form {
+            Form::Absent | Form::Null => Names::LONG,
+            Form::Plain => json::written_code(b, ty.start as usize + 1, ty.range().len() - 2)?,
+            _ => return None,
+        };
+        if let Some((_, _, entity)) = self
+            .last_entity
+            .get()
+            .filter(|l| (l.0, l.1) == (code, kind))
+        {
+            return Some(entity);
+        }
         let names = &self.names;
         let player = || find(&names.players, code).map(|i| Entity::Player(PlayerId(i as u8)));
         let corp = || find(&names.corps, code).map(|i| Entity::Corporation(CorpId(i as u8)));
         let company = || find(&names.companies, code).map(|i| Entity::Company(CompanyId(i as u8)));
-        match ty.form {
-            Form::Absent | Form::Null => player().or_else(corp).or_else(company),
-            Form::Plain => {
-                match json::written_code(b, ty.start as usize + 1, ty.range().len() - 2)? {
-                    PLAYER => player(),
-                    CORPORATION | MINOR => corp(),
-                    COMPANY => company(),
-                    _ => None,
-                }
-            }
+        let entity = match kind {
+            Names::LONG => player().or_else(corp).or_else(company),
+            PLAYER => player(),
+            CORPORATION | MINOR => corp(),
+            COMPANY => company(),
             _ => None,
-        }
+        }?;
+        self.last_entity.set(Some((code, kind, entity)));
+        Some(entity)
     }
 
     /// The code of a string field's text (`Ok`), or its text if it has none (more than 16
@@ -1302,6 +1336,31 @@ impl<'a> Reader<'a> {
             kind: TrainKind(kind as u8),
             copy,
         })
+    }
+
+    /// [`MapData::parse_tile_id`], for `<name>-<copy>` with a name of at most 16 bytes and a
+    /// copy of one to four digits with the names met before remembered (the map looks a name up
+    /// by comparing strings).
+    fn tile(&self, written: &str) -> Option<TileId> {
+        let bytes = written.as_bytes();
+        let fast = bytes.iter().rposition(|c| *c == b'-').and_then(|dash| {
+            let copy = small_number(&bytes[dash + 1..])?;
+            let code = json::key_code_of(bytes, 0, dash)?;
+            Some((code, copy, dash))
+        });
+        let Some((code, copy, dash)) = fast else {
+            return self.map.parse_tile_id(written);
+        };
+        let mut tiles = self.tiles.borrow_mut();
+        let def = match tiles.iter().find(|(c, _)| *c == code) {
+            Some((_, def)) => *def,
+            None => {
+                let def = self.map.tile_def_by_name(&written[..dash])?;
+                tiles.push((code, def));
+                def
+            }
+        };
+        self.map.tile_copy(def, copy)
     }
 
     /// [`resolve::share_named`], for `<corporation>_<index>` with a corporation of at most 16
