@@ -521,3 +521,214 @@ fn the_fast_path_reads_logs_as_the_located_path_does() {
         "rewritten fixtures taken by the fast path, by style"
     );
 }
+
+/// The fast path's scanners at their edges: keys it finds by a guess, by a look-up or the long
+/// way (of up to 17 bytes, escaped, near the end of the text), numbers of any length, hexes,
+/// route stops, trains, shares and entities it reads without strings and those it leaves to
+/// `log::resolve`'s look-ups. It reads each log as the located path does, or declines it.
+#[test]
+fn the_fast_path_agrees_on_the_edges_of_its_scanners() {
+    let pass = |extra: &str| {
+        format!(r#"{{"type": "pass", "entity": 11, "entity_type": "player", "id": 1{extra}}}"#)
+    };
+    let mut taken = Vec::new();
+    let mut declined = Vec::new();
+    let mut check = |what: String, text: String| {
+        if fast_path_agrees(&what, &text) {
+            taken.push(what);
+        } else {
+            declined.push(what);
+        }
+    };
+    // Keys of no field, of every length around the sixteen bytes looked at at once.
+    for len in 1..=18 {
+        let key = "k".repeat(len);
+        check(
+            format!("key of {len}"),
+            game(&[&pass(&format!(r#", "{key}": 1"#))]),
+        );
+        // The same as the last member of the text's last action, with few bytes after it.
+        let compact = game(&[&pass(&format!(r#","{key}":1"#))]).replace(['\n', ' '], "");
+        check(format!("key of {len} at the end"), compact);
+    }
+    // Keys a field's key is the start of, or that start with one; whitespace about the colon.
+    for member in [
+        r#", "entity_": 1"#,
+        r#", "entit": 1"#,
+        r#", "types": 1"#,
+        r#", "typ": 1"#,
+        r#", "created_at" : 1"#,
+        r#", "created_at"	:	1"#,
+        r#", "created_at":
+1"#,
+        r#", "user":1, "skip":true, "created_at":1613855965"#,
+    ] {
+        check(format!("member {member}"), game(&[&pass(member)]));
+    }
+    // Escapes and control characters in keys: never taken.
+    for member in [
+        r#", "t\u0079pe": "pass""#,
+        r#", "a\"b": 1"#,
+        ", \"a\u{1}b\": 1",
+    ] {
+        let what = format!("escaped {member}");
+        assert!(!fast_path_agrees(&what, &game(&[&pass(member)])), "{what}");
+    }
+    // The same keys in other orders and spacings, so that guesses from the actions before are
+    // wrong.
+    check(
+        "orders".into(),
+        game(&[
+            PASS_1,
+            r#"{"entity": 22, "type": "pass", "id": 2, "entity_type": "player"}"#,
+            r#"{"id": 3, "entity_type": "player", "entity": 11, "type": "pass"}"#,
+            r#"{"type":"pass","entity":22,"entity_type":"player","id":4}"#,
+            r#"{ "type" : "pass" , "entity" : 11 , "entity_type" : "player" , "id" : 5 }"#,
+        ]),
+    );
+    // Numbers: every length of digits, signs, fractions, exponents, leading zeros.
+    for digits in 1..=21 {
+        let n = "9".repeat(digits);
+        check(
+            format!("{digits} digits"),
+            game(&[&pass(&format!(r#", "created_at": {n}"#))]),
+        );
+        check(
+            format!("id of {digits} digits"),
+            game(&[&format!(r#"{{"type": "pass", "entity": 11, "id": {n}}}"#)]),
+        );
+    }
+    for number in [
+        "0", "-0", "-12", "01", "1.5", "1e5", "1E+5", "-", "1.", "80.0",
+    ] {
+        check(
+            format!("number {number}"),
+            game(&[&pass(&format!(r#", "created_at": {number}"#))]),
+        );
+        check(
+            format!("price {number}"),
+            game(&[&format!(
+                r#"{{"type": "bid", "entity": 11, "id": 1, "company": "CFLV", "price": {number}}}"#
+            )]),
+        );
+    }
+    // Hexes, route stops and trains: the forms read without strings and the others.
+    let route = |hexes: &str, nodes: &str, train: &str| {
+        game(&[&format!(
+            r#"{{"type": "run_routes", "entity": "B", "entity_type": "corporation", "id": 1, "routes": [{{"train": "{train}", "connections": [[{hexes}]], "hexes": [{hexes}], "revenue": 50, "nodes": [{nodes}]}}]}}"#
+        )])
+    };
+    for hexes in [
+        r#""H6", "H4""#,
+        r#""H6","H10""#,
+        r#""H04""#,
+        r#""H64""#,
+        r#""A0", "Z9""#,
+        r#""h6""#,
+        r#""H""#,
+        r#""H6 ""#,
+        r#""H6\u0030""#,
+    ] {
+        check(format!("hexes {hexes}"), route(hexes, r#""H6-0""#, "2-0"));
+    }
+    for nodes in [
+        r#""H6-0", "H4-0""#,
+        r#""H10-1""#,
+        r#""H6-10""#,
+        r#""H6-""#,
+        r#""H6-x""#,
+        r#""H6--1""#,
+        r#""H64-0""#,
+        r#""H6-0-0""#,
+    ] {
+        check(
+            format!("nodes {nodes}"),
+            route(r#""H6", "H4""#, nodes, "2-0"),
+        );
+    }
+    for train in [
+        "2-0", "D-0", "4-0012", "4-00001", "4-+1", "4-", "-1", "2", "2--0",
+    ] {
+        check(
+            format!("train {train}"),
+            route(r#""H6", "H4""#, r#""H6-0""#, train),
+        );
+    }
+    // Tiles, twice each: a name met before is remembered.
+    for tile in [
+        "57-0",
+        "57-1",
+        "57-00",
+        "57-00000",
+        "57-+0",
+        "57-",
+        "57",
+        "57--0",
+        "X-0",
+        "-0",
+        "a_tile_name_of_more_than_sixteen_bytes-0",
+    ] {
+        let lay = |id: u8| {
+            format!(
+                r#"{{"type": "lay_tile", "entity": "B", "entity_type": "corporation", "id": {id}, "hex": "H4", "tile": "{tile}", "rotation": 1}}"#
+            )
+        };
+        check(format!("tile {tile}"), game(&[&lay(1), &lay(2)]));
+    }
+    // Shares and entities, by the short path and by `log::resolve`'s.
+    for share in [
+        "NFL_2", "NFL_02", "NFL_0002", "NFL_+2", "NFL_300", "NFL_", "_2", "NFL",
+    ] {
+        check(
+            format!("share {share}"),
+            game(&[&format!(
+                r#"{{"type": "buy_shares", "entity": 11, "entity_type": "player", "id": 1, "shares": ["{share}"]}}"#
+            )]),
+        );
+    }
+    let long = "a_player_id_of_more_than_sixteen_bytes";
+    let players = format!(r#"[{{"id": "{long}", "name": "Ann"}}, {{"id": 22, "name": "Bob"}}]"#);
+    for (entity, entity_type) in [
+        (format!(r#""{long}""#), "player"),
+        ("22".into(), "player"),
+        ("-0".into(), "player"),
+        ("22".into(), "corporation"),
+        (r#""B""#.into(), "corporation"),
+        (r#""B""#.into(), "minor"),
+        (r#""GCB""#.into(), "company"),
+        (r#""GCB""#.into(), "a_type_of_more_than_sixteen_bytes"),
+        (r#""B""#.into(), "nobody"),
+    ] {
+        let action = format!(
+            r#"{{"type": "pass", "entity": {entity}, "entity_type": "{entity_type}", "id": 1}}"#
+        );
+        let text = game(&[&action]).replacen(
+            r#"[{"id": 11, "name": "Ann"}, {"id": 22, "name": "Bob"}]"#,
+            &players,
+            1,
+        );
+        check(format!("entity {entity} {entity_type}"), text);
+    }
+    // What the fast path takes of these: what 18xx.games writes, and more.
+    for what in [
+        "key of 16",
+        "key of 18 at the end",
+        "member , \"created_at\" : 1",
+        "orders",
+        "21 digits",
+        "id of 18 digits",
+        "number -0",
+        "hexes \"H6\",\"H10\"",
+        "nodes \"H6-10\"",
+        "train 4-00001",
+        "share NFL_02",
+        "tile 57-00",
+        "tile 57-00000",
+        &format!("entity \"{long}\" player"),
+    ] {
+        assert!(taken.iter().any(|t| t == what), "{what} not taken");
+    }
+    for what in ["id of 21 digits", "price 1.5", "price 80.0", "hexes \"h6\""] {
+        assert!(declined.iter().any(|t| t == what), "{what} taken");
+    }
+}

@@ -98,6 +98,14 @@ pub(crate) fn specials(w: u64) -> u64 {
     (quote | backslash | control) & HIGHS
 }
 
+/// The high bit of each byte of `w` (little endian) that is a quote; the lowest one set is
+/// exact (the others may be false).
+#[inline(always)]
+pub(crate) fn quotes(w: u64) -> u64 {
+    let v = w ^ (ONES * u64::from(b'"'));
+    v.wrapping_sub(ONES) & !v & HIGHS
+}
+
 /// The end of the string starting with the quote at `i`, and whether it has escapes.
 #[inline(always)]
 pub(crate) fn string_end(b: &[u8], i: usize) -> Option<(usize, bool)> {
@@ -139,7 +147,25 @@ fn escape_end(b: &[u8], j: usize) -> Option<usize> {
     }
 }
 
-fn digits_end(b: &[u8], mut i: usize) -> usize {
+/// The bytes of `w` (little endian) that are no ASCII digit, each as a non-zero byte (exact for
+/// every byte: no carry crosses a byte).
+#[inline(always)]
+pub(crate) fn non_digits(w: u64) -> u64 {
+    const HIGH_NIBBLES: u64 = ONES * 0xF0;
+    // A digit's high nibble is 3 and its low nibble plus 6 stays below 16.
+    ((w & HIGH_NIBBLES) ^ (ONES * 0x30)) | (((w & (ONES * 0x0F)) + ONES * 6) & HIGH_NIBBLES)
+}
+
+/// The end of the digits from `i`: eight at a time (a log's times have ten).
+#[inline(always)]
+pub(crate) fn digits_end(b: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = b.get(i..i + 8) {
+        let found = non_digits(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
+        if found != 0 {
+            return i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
     while b.get(i).is_some_and(u8::is_ascii_digit) {
         i += 1;
     }
@@ -411,7 +437,7 @@ pub(crate) struct KeyTable<const N: usize> {
     codes: [u128; N],
     multiplier: u64,
     /// 1 + the index of the key in each bucket, 0 for none.
-    buckets: [u8; 64],
+    buckets: [u8; 128],
 }
 
 impl<const N: usize> KeyTable<N> {
@@ -427,7 +453,7 @@ impl<const N: usize> KeyTable<N> {
         // Odd multipliers in turn until one sends every key to its own bucket.
         let mut multiplier: u64 = 0x9E37_79B9_7F4A_7C15;
         loop {
-            let mut buckets = [0u8; 64];
+            let mut buckets = [0u8; 128];
             let mut i = 0;
             let mut clash = false;
             while i < N && !clash {
@@ -452,7 +478,8 @@ impl<const N: usize> KeyTable<N> {
 
     #[inline(always)]
     const fn bucket(code: u128, multiplier: u64) -> usize {
-        ((code as u64 ^ (code >> 64) as u64).wrapping_mul(multiplier) >> 58) as usize
+        // Twice as many buckets as keys at least: a multiplier that parts them is soon found.
+        ((code as u64 ^ (code >> 64) as u64).wrapping_mul(multiplier) >> 57) as usize
     }
 
     /// The index of the key whose code is `code`, if it is one of them.
@@ -1147,6 +1174,44 @@ mod tests {
         let t = tree(src);
         let p = Obj::document(Json::new(src, &t)).unwrap_err();
         assert_eq!(p.kind, ProblemKind::NotALog);
+    }
+
+    #[test]
+    fn digits_end_at_the_first_byte_of_any_value_that_is_no_digit() {
+        for byte in 0..=255u8 {
+            for at in 0..20 {
+                let mut text = vec![b'7'; 20];
+                text[at] = byte;
+                let end = if byte.is_ascii_digit() { 20 } else { at };
+                assert_eq!(digits_end(&text, 0), end, "{byte:#x} at {at}");
+                // Where fewer than eight bytes are left.
+                text.extend([byte, b'1', b'x']);
+                let end = if byte.is_ascii_digit() { 22 } else { 20 };
+                assert_eq!(digits_end(&text, 20), end, "{byte:#x} near the end");
+            }
+        }
+        assert_eq!(digits_end(b"", 0), 0);
+        assert_eq!(digits_end(b"12", 2), 2);
+    }
+
+    #[test]
+    fn the_first_quote_is_found_exactly() {
+        for at in 0..8 {
+            for other in 0..=255u8 {
+                let mut word = [b'a'; 8];
+                word[at] = b'"';
+                for (i, b) in word.iter_mut().enumerate().skip(at + 1) {
+                    *b = if i % 2 == 0 { other } else { b'"' };
+                }
+                let found = quotes(u64::from_le_bytes(word));
+                assert_eq!(
+                    found.trailing_zeros() / 8,
+                    at as u32,
+                    "{other:#x} after {at}"
+                );
+            }
+        }
+        assert_eq!(quotes(u64::from_le_bytes(*b"no quote")), 0);
     }
 
     #[test]

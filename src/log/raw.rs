@@ -122,7 +122,12 @@ macro_rules! action_types {
         impl ActionType {
             /// The type a `type` field names.
             pub(crate) fn of(name: &str) -> ActionType {
-                match json::key_code_of(name.as_bytes(), 0, name.len()).and_then(Self::known) {
+                Self::of_code(json::key_code_of(name.as_bytes(), 0, name.len()), name)
+            }
+
+            /// [`ActionType::of`] a name whose [`json::key_code`] is known.
+            pub(crate) fn of_code(code: Option<u128>, name: &str) -> ActionType {
+                match code.and_then(Self::known) {
                     Some(ty) => ty,
                     None if name.starts_with("program_") => ActionType::Program,
                     None => ActionType::Unknown,

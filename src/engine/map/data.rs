@@ -741,7 +741,11 @@ impl MapData {
             return None;
         }
         let copy: u16 = copy.parse().ok()?;
-        let def = self.tile_def_by_name(name)?;
+        self.tile_copy(self.tile_def_by_name(name)?, copy)
+    }
+
+    /// Copy `copy` of a tile definition, if it exists (see [`MapData::parse_tile_id`]).
+    pub fn tile_copy(&self, def: TileDefId, copy: u16) -> Option<TileId> {
         let tile = TileId { def, copy };
         let t = self.tile_def(def);
         if t.preprinted {
