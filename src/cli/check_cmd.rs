@@ -121,6 +121,10 @@ fn in_order(
 /// or a large file of another kind is never read whole.
 const SNIFF_BYTES: u64 = 64 * 1024;
 
+/// Files smaller than this get a buffer for all of them before the sniff (the largest game
+/// logs are a few megabytes).
+const WHOLE_READ_BYTES: u64 = 16 * 1024 * 1024;
+
 /// `railnote check PATH...`.
 pub(super) fn check(args: &CheckArgs) -> io::Result<Outcome> {
     let started = Instant::now();
@@ -406,10 +410,17 @@ fn check_input(input: &Input, options: PlayOptions) -> FileReport {
 /// `actions` array, a `.rn` file, or text that starts (after comments) with a notation tag.
 fn read_game_file(path: &Path) -> io::Result<Option<Arc<str>>> {
     let mut file = File::open(path)?;
-    // Room for the whole file at once (growing the buffer as it is read copied each game
-    // log several times), but no more than the sniff needs for a file that may be skipped.
+    // Room for the whole file and one byte more at once, so that neither the sniff nor the
+    // rest of the read grows the buffer (growing it copied what was read), unless the file is
+    // larger than a game log gets: then room for the sniff, and more only if it is one. Room
+    // not read into is never touched.
     let size = file.metadata().map_or(0, |m| m.len());
-    let mut bytes = Vec::with_capacity(usize::try_from(size.min(SNIFF_BYTES)).unwrap_or(0));
+    let room = if size < WHOLE_READ_BYTES {
+        size + 1
+    } else {
+        SNIFF_BYTES
+    };
+    let mut bytes = Vec::with_capacity(usize::try_from(room).unwrap_or(0));
     (&mut file).take(SNIFF_BYTES).read_to_end(&mut bytes)?;
     let head = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     let start = head.iter().position(|b| !b.is_ascii_whitespace());
