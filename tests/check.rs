@@ -284,6 +284,29 @@ fn order_is_kept_far_beyond_the_files_handed_out_at_once() {
     assert_eq!(paths, expected);
 }
 
+/// Many quick files: the thread that prints checks files too, and often finds everything it
+/// handed out already checked; that is not the end while files are left to hand out.
+#[test]
+fn every_file_is_checked_when_the_printing_thread_catches_up() {
+    let root = fresh("catch-up");
+    for i in 0..600 {
+        put(&root, &format!("games/{i:03}.json"), OUT_OF_TURN.as_bytes());
+    }
+    // It depends on timing: a few runs make a miss unlikely.
+    for jobs in ["2", "3", "2", "3", "2", "3"] {
+        let out = check_in(&root, &["--jobs", jobs, "games"]);
+        let lines: Vec<String> = stdout(&out).lines().map(String::from).collect();
+        assert_eq!(lines.len(), 602, "--jobs {jobs}");
+        for (i, line) in lines[..600].iter().enumerate() {
+            assert!(line.starts_with(&format!("games/{i:03}.json: ")), "{line}");
+        }
+        assert_eq!(
+            lines[600],
+            "checked 600 file(s): 0 game(s) legal, 600 illegal, 0 unreadable"
+        );
+    }
+}
+
 /// `--strict-rules` refuses a deviation in a directory too; `--jobs 0` is a usage error; a
 /// directory without game files is no success.
 #[test]
