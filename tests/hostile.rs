@@ -1090,6 +1090,42 @@ fn a_log_cut_after_a_colon_is_an_error() {
     }
 }
 
+/// The fast reader took a key that ends in zero bytes (`"price\0\0"`, not JSON: a control
+/// character must be escaped) for the key without them, as their codes are the same, and read
+/// a log the located reader rejects (found by the `import` fuzz target; its input cut down to
+/// `tests/data/hostile/json-key-ending-in-zero-bytes.json`). Any field's key, at the top, in an
+/// action or in a route, short or long, is now an unreadable log.
+#[test]
+fn a_key_ending_in_zero_bytes_is_no_field() {
+    let mut texts = vec![data_text("json-key-ending-in-zero-bytes.json")];
+    let players = r#""players": [{"id": 1, "name": "A"}, {"id": 2, "name": "B"}]"#;
+    let pass = r#"{"type": "pass", "entity": 1, "entity_type": "player", "id": 1"#;
+    for zeros in [1, 2, 9, 12] {
+        let z = "\0".repeat(zeros);
+        texts.push(format!(
+            r#"{{"title{z}": "1836Jr30", {players}, "actions": []}}"#
+        ));
+        texts.push(format!(
+            r#"{{"title": "1836Jr30", {players}, "actions": [{pass}, "id{z}": 2}}]}}"#
+        ));
+        texts.push(format!(
+            r#"{{"title": "1836Jr30", {players}, "actions": [{pass}, "created_at{z}": 2}}]}}"#
+        ));
+        texts.push(format!(
+            r#"{{"title": "1836Jr30", {players}, "actions": [{pass}, "routes": [{{"train{z}": "2-0"}}]}}]}}"#
+        ));
+    }
+    for text in &texts {
+        let shared: std::sync::Arc<str> = std::sync::Arc::from(text.as_str());
+        assert!(
+            railnote::log::read_fast("zeros.json", &shared).is_none(),
+            "{text:?}"
+        );
+        let e = railnote::log::read("zeros.json", text).expect_err(text);
+        assert!(!e.problems.is_empty(), "{text:?}");
+    }
+}
+
 /// A diagnostic wrapping Thai (or Lao, Khmer, Burmese) text: the line breaker has no
 /// dictionary for the script and breaks at spaces. A debug build once also wrote
 /// "ICU4X data error: No segmentation model for complex script: Thai" into the middle of it.

@@ -221,7 +221,10 @@ fn key(
                 };
                 Some((key, j + len + 2))
             };
-            if let Some(k) = slot(code) {
+            // A key that ends in zero bytes has the code of the key without them: it is no
+            // field's key (and no JSON text's, which writes a control character escaped).
+            let last_byte_set = len > 0 && code >> (8 * (len - 1)) != 0;
+            if let Some(k) = slot(code).filter(|_| last_byte_set) {
                 return key(Some(k));
             }
             // The first special byte, exact (see `specials`): the quote, if the key is plain.
