@@ -188,7 +188,7 @@ impl<'l> Replay<'l> {
                         span,
                         index,
                         action_id: logged.action_id,
-                        action_type: type_name.clone(),
+                        action_type: type_name.to_string(),
                         round: deviation.round.clone(),
                         actor: self.game.entity_name(action.entity()),
                         deviation,

@@ -347,7 +347,7 @@ fn undo_filtering_keeps_exactly_the_reference_actions() {
             let autos: Vec<&str> = a
                 .auto_actions
                 .iter()
-                .map(|x| x.type_name.as_str())
+                .map(|x| x.type_name.as_ref())
                 .collect();
             let expected: Vec<&str> = trace.processed[&a.action_id]["auto_actions"]
                 .as_array()

@@ -93,7 +93,7 @@ fn auto_actions_follow_their_parent() {
     let autos: Vec<_> = a
         .auto_actions
         .iter()
-        .map(|x| x.type_name.as_str())
+        .map(|x| x.type_name.as_ref())
         .collect();
     assert_eq!(autos, ["pass", "program_disable"]);
     assert_eq!(
@@ -438,7 +438,7 @@ fn unusual_but_valid_json_reads_as_the_exported_log() {
                         serde_json::from_str(&other[a.span.offset..a.span.end()]).unwrap();
                     assert_eq!(
                         written.get("type").and_then(|t| t.as_str()),
-                        Some(a.type_name.as_str())
+                        Some(a.type_name.as_ref())
                     );
                 }
             }

@@ -52,7 +52,7 @@ fn final_state(played: &Played) -> String {
     if let Some(last) = played.log.actions.last() {
         snapshot.index = played.log.actions.len();
         snapshot.action_id = Some(last.action_id);
-        snapshot.action_type = Some(last.type_name.clone());
+        snapshot.action_type = Some(last.type_name.to_string());
     }
     let mut out = snapshot.to_string();
     for c in &played.corrections {

@@ -416,10 +416,10 @@ pub fn unwritable_settings(log: &GameLog) -> usize {
     log.actions
         .iter()
         .flat_map(|a| {
-            std::iter::once((a.type_name.as_str(), a.span)).chain(
+            std::iter::once((a.type_name.as_ref(), a.span)).chain(
                 a.auto_actions
                     .iter()
-                    .map(|x| (x.type_name.as_str(), x.span)),
+                    .map(|x| (x.type_name.as_ref(), x.span)),
             )
         })
         .filter_map(|(type_name, span)| program_settings(log, type_name, span))

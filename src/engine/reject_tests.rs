@@ -507,7 +507,7 @@ fn cut_with(log: &GameLog, keep: usize, action: &Action) -> GameLog {
     cut.actions.push(LoggedAction {
         raw_index: keep,
         action_id: keep as i64 + 1,
-        type_name: action.type_name().to_string(),
+        type_name: action.type_name().into(),
         span: crate::log::Span::default(),
         action: action.clone(),
         auto_actions: Vec::new(),

@@ -1026,7 +1026,7 @@ impl<'a> Reader<'a> {
         let type_name = match (ty, ty.name()) {
             (ActionType::Unknown, _) => return None,
             (_, Some(name)) => Cow::Borrowed(name),
-            (_, None) => Cow::Owned(text.plain(kind)?.to_string()),
+            (_, None) => Cow::Owned(text.plain(kind)?.to_owned()),
         };
         let id = match auto {
             true => None,
@@ -1058,7 +1058,7 @@ impl<'a> Reader<'a> {
                     Some(action) => list.logged.push(LoggedAction {
                         raw_index,
                         action_id: id?,
-                        type_name: type_name.into_owned(),
+                        type_name,
                         span,
                         action,
                         auto_actions,
@@ -1070,7 +1070,7 @@ impl<'a> Reader<'a> {
                 ActionType::Message => {}
                 ActionType::Undo | ActionType::Redo => return None,
                 _ => list.push(AutoAction {
-                    type_name: type_name.into_owned(),
+                    type_name,
                     span,
                     action: action?,
                 }),

@@ -128,6 +128,14 @@ impl GameLog {
     }
 }
 
+/// An action's type name, as [`LoggedAction::type_name`] holds it.
+fn type_name(action: &RawAction) -> Cow<'static, str> {
+    match action.ty.name() {
+        Some(name) => Cow::Borrowed(name),
+        None => Cow::Owned(action.kind.value.to_string()),
+    }
+}
+
 /// One surviving top-level action.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoggedAction {
@@ -135,8 +143,9 @@ pub struct LoggedAction {
     pub raw_index: usize,
     /// The source `id`.
     pub action_id: i64,
-    /// The reference type name (`lay_tile`, `program_share_pass`, …).
-    pub type_name: String,
+    /// The reference type name (`lay_tile`, `program_share_pass`, …): borrowed for the types
+    /// railnote knows, as nearly every action's is.
+    pub type_name: Cow<'static, str>,
     /// Where the action's JSON object is.
     pub span: Span,
     /// The typed action.
@@ -148,8 +157,8 @@ pub struct LoggedAction {
 /// An auto action embedded in a top-level action (it has no id of its own).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AutoAction {
-    /// The reference type name.
-    pub type_name: String,
+    /// The reference type name (as [`LoggedAction::type_name`]).
+    pub type_name: Cow<'static, str>,
     /// Where its JSON object is (inside the parent's).
     pub span: Span,
     /// The typed action.
@@ -237,7 +246,7 @@ pub fn resolve(doc: &Document) -> Result<GameLog, LogError> {
             .filter(|a| a.ty != ActionType::Message)
             .filter_map(|a| {
                 r.action(a).map(|action| AutoAction {
-                    type_name: a.kind.value.to_string(),
+                    type_name: type_name(a),
                     span: a.span,
                     action,
                 })
@@ -247,7 +256,7 @@ pub fn resolve(doc: &Document) -> Result<GameLog, LogError> {
             actions.push(LoggedAction {
                 raw_index: index,
                 action_id,
-                type_name: raw.kind.value.to_string(),
+                type_name: type_name(raw),
                 span: raw.span,
                 action,
                 auto_actions: autos,

@@ -121,7 +121,7 @@ impl Snapshot {
         let mut s = Snapshot::of(game, log);
         s.index = at.index;
         s.action_id = Some(at.action.action_id);
-        s.action_type = Some(at.action.type_name.clone());
+        s.action_type = Some(at.action.type_name.to_string());
         s
     }
 
@@ -131,7 +131,7 @@ impl Snapshot {
         if let Some(last) = processed.checked_sub(1).and_then(|i| log.actions.get(i)) {
             s.index = processed;
             s.action_id = Some(last.action_id);
-            s.action_type = Some(last.type_name.clone());
+            s.action_type = Some(last.type_name.to_string());
         }
         s
     }

@@ -6,6 +6,7 @@
 // Errors are built once per failing move; their size does not matter.
 #![allow(clippy::result_large_err)]
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
@@ -2614,8 +2615,8 @@ impl Player<'_> {
         }
         if main {
             let type_name = match &m.action {
-                RawAction::Program { kind, .. } => format!("program_{kind}"),
-                _ => action.type_name().to_string(),
+                RawAction::Program { kind, .. } => Cow::Owned(format!("program_{kind}")),
+                _ => Cow::Borrowed(action.type_name()),
             };
             if m.auto {
                 let n = self.actions.len();

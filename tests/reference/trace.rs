@@ -283,7 +283,7 @@ pub fn compare(path: &Path, trace_path: &Path) -> Comparison {
             verdict = Some(Verdict::StateDiffers {
                 index: step.index,
                 action_id: step.action.action_id,
-                action_type: step.action.type_name.clone(),
+                action_type: step.action.type_name.to_string(),
                 field: "processed".to_string(),
                 detail: "not a processed action of the reference trace".to_string(),
             });
@@ -304,7 +304,7 @@ pub fn compare(path: &Path, trace_path: &Path) -> Comparison {
                 verdict = Some(Verdict::StateDiffers {
                     index: step.index,
                     action_id: step.action.action_id,
-                    action_type: step.action.type_name.clone(),
+                    action_type: step.action.type_name.to_string(),
                     field: field_kind(&field),
                     detail,
                 });
