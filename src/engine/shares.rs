@@ -167,10 +167,14 @@ impl Game {
         // (nearly always: the lists below are made only when it may change hands).
         let sizes = &self.corp(corp).share_sizes;
         let held = |p: &crate::engine::state::Player| percent_of(&p.shares, corp, sizes).0;
-        let max = self.players.iter().map(held).max().unwrap_or(0);
         if let Some(previous) = previous_president {
             let pct = held(self.player(previous));
-            if pct > 0 && pct == max {
+            if pct > 0
+                && self
+                    .players
+                    .iter()
+                    .all(|p| p.id == previous || held(p) <= pct)
+            {
                 return;
             }
         }

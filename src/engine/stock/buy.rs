@@ -319,7 +319,8 @@ pub(super) fn buy(
             )))
         }
     };
-    if shares.iter().any(|s| game.holder_of(*s) != Some(from)) {
+    // `from` is the first certificate's holder.
+    if shares[1..].iter().any(|s| game.holder_of(*s) != Some(from)) {
         return Err(RuleViolation::Shares(
             "all certificates of one purchase must come from one place".into(),
         ));
