@@ -17,7 +17,51 @@ pub(crate) enum Holder {
     Player(PlayerId),
 }
 
+/// Percent of each corporation one player holds, counted in one pass over his certificates
+/// ([`Game::percent_held`] goes through them for each corporation asked). Indexed by the
+/// corporation's number, a `u8`, so every id fits.
+pub(crate) struct Holdings([u8; 256]);
+
+impl Holdings {
+    /// Percent of the corporation held.
+    pub(crate) fn percent(&self, corp: CorpId) -> u8 {
+        self.0[usize::from(corp.0)]
+    }
+}
+
 impl Game {
+    /// A player's [`Holdings`].
+    pub(crate) fn holdings(&self, player: PlayerId) -> Holdings {
+        let mut held = Holdings([0; 256]);
+        for s in &self.player(player).shares {
+            held.0[usize::from(s.corp.0)] += self.share_percent(*s);
+        }
+        held
+    }
+
+    /// [`Game::can_hold`] with the player's [`Holdings`] at hand.
+    pub(crate) fn can_hold_with(&self, held: &Holdings, corp: CorpId, extra: u8) -> bool {
+        self.ownership_exempt(corp)
+            || held.percent(corp) + extra <= self.title.kind_of(corp).max_ownership_percent.0
+    }
+
+    /// Whether the player holds fewer certificates than the limit (`num_certs < cert_limit`).
+    /// Certain without looking at the cells while he has fewer certificates and privates in
+    /// all: exempt cells and closed privates only lower the count.
+    pub(crate) fn below_cert_limit(&self, player: PlayerId) -> bool {
+        let limit = self.cert_limit();
+        let p = self.player(player);
+        p.shares.len() + p.companies.len() < limit || self.num_certs(player) < limit
+    }
+
+    /// Whether the player holds more certificates than the limit (see
+    /// [`Game::below_cert_limit`]).
+    pub(crate) fn over_cert_limit(&self, player: PlayerId) -> bool {
+        let limit = self.cert_limit();
+        let p = self.player(player);
+        p.shares.len() + p.companies.len() > limit && self.num_certs(player) > limit
+    }
+
     /// The certificate's size; 0 for an index the corporation does not have (an action may
     /// name any certificate, and is then rejected rather than panicking).
     pub(crate) fn share_percent(&self, share: ShareId) -> u8 {
@@ -119,7 +163,21 @@ impl Game {
         for s in shares {
             self.move_share(*s, from, to);
         }
-        // Presidency: most percent among players; the sitting president keeps it on a tie.
+        // Presidency: most percent among players; the sitting president keeps it on a tie
+        // (nearly always: the lists below are made only when it may change hands).
+        let sizes = &self.corp(corp).share_sizes;
+        let held = |p: &crate::engine::state::Player| percent_of(&p.shares, corp, sizes).0;
+        if let Some(previous) = previous_president {
+            let pct = held(self.player(previous));
+            if pct > 0
+                && self
+                    .players
+                    .iter()
+                    .all(|p| p.id == previous || held(p) <= pct)
+            {
+                return;
+            }
+        }
         let holdings: Vec<(PlayerId, u8)> = self
             .players
             .iter()

@@ -4,6 +4,8 @@
 //! treasury under incremental capitalisation), a major's home city chosen when it starts, and
 //! a private's exchange for a share.
 
+use std::cell::OnceCell;
+
 use super::{sr, sr_mut, TurnAction};
 use crate::action::MarketCell;
 use crate::engine::shares::Holder;
@@ -55,34 +57,7 @@ impl Game {
         exchange: bool,
     ) -> bool {
         self.can_hold(player, corp, percent)
-            && (!self.counts_for_limit(corp)
-                || exchange
-                || self.num_certs(player) < self.cert_limit())
-    }
-
-    pub(super) fn can_buy_from(&self, player: PlayerId, corp: CorpId, from: Holder) -> bool {
-        let s = sr(self);
-        // The turn's own limits before the certificates are looked for.
-        if (s.bought() && !self.can_buy_multiple(corp, from == Holder::Pool))
-            || self.sold_this_round(player, corp)
-        {
-            return false;
-        }
-        let Some(share) = self
-            .holder_list(from)
-            .iter()
-            .copied()
-            .filter(|s| s.corp == corp && s.index != 0)
-            .min_by_key(|s| s.index)
-        else {
-            return false;
-        };
-        let pct = self.share_percent(share);
-        let price = match from {
-            Holder::Ipo(_) => self.ipo_price(corp, pct),
-            _ => self.bundle_price(corp, pct),
-        };
-        self.player(player).cash >= price && self.can_gain(player, corp, pct, false)
+            && (!self.counts_for_limit(corp) || exchange || self.below_cert_limit(player))
     }
 
     pub(super) fn ipo_price(&self, corp: CorpId, percent: u8) -> Money {
@@ -102,16 +77,20 @@ impl Game {
             return false;
         }
         let cheapest_par = self.title.par_prices().min().unwrap_or(Money::ZERO);
+        // The player's limits (`can_gain`), worked out once when first needed.
+        let below = OnceCell::new();
+        let held = OnceCell::new();
         (0..self.corps.len()).map(|i| CorpId(i as u8)).any(|c| {
             !self.corp(c).ipoed
                 && !self.corp(c).closed
                 && self.title.corp(c).kind == CorpKind::Major
                 && !self.sold_this_round(player, c)
-                && self.can_gain(
-                    player,
+                && (!self.counts_for_limit(c)
+                    || *below.get_or_init(|| self.below_cert_limit(player)))
+                && self.can_hold_with(
+                    held.get_or_init(|| self.holdings(player)),
                     c,
                     self.share_percent(ShareId { corp: c, index: 0 }),
-                    false,
                 )
                 && self.player(player).cash >= self.president_certificate_cost(c, cheapest_par)
         })
@@ -125,19 +104,76 @@ impl Game {
     }
 
     pub(super) fn can_buy_any(&self, player: PlayerId) -> bool {
+        let s = sr(self);
         // A second purchase in a turn can only be another of the corporation bought (see
         // `can_buy_multiple`): the others need not be asked. This is asked after every
         // purchase, of every corporation.
-        let bought = sr(self).current.iter().find_map(|a| match a {
+        let bought = s.current.iter().find_map(|a| match a {
             TurnAction::Buy(c) => Some(*c),
             _ => None,
         });
+        let bought_any = s.bought();
+        let cash = self.player(player).cash;
+        // What is the player's or the market's, not the corporation's, is worked out once,
+        // when first needed: whether he is below the certificate limit, his holdings, and the
+        // market's first certificate of each corporation (its index; 0 for none, as the
+        // president's certificate is not bought there).
+        let below = OnceCell::new();
+        let held = OnceCell::new();
+        let pool_first = OnceCell::new();
         (0..self.corps.len())
             .map(|i| CorpId(i as u8))
             .filter(|c| bought.is_none_or(|b| b == *c))
             .any(|c| {
-                self.can_buy_from(player, c, Holder::Pool)
-                    || (self.corp(c).ipoed && self.can_buy_from(player, c, Holder::Ipo(c)))
+                // The turn's own limits, then the certificates, then the limits of holding.
+                if self.sold_this_round(player, c) {
+                    return false;
+                }
+                let may_buy = |from_pool| !bought_any || self.can_buy_multiple(c, from_pool);
+                let pool_share = if !self.pool.is_empty() && may_buy(true) {
+                    let first: &[u8; 256] = pool_first.get_or_init(|| {
+                        let mut first = [0u8; 256];
+                        for share in self.pool.iter().filter(|s| s.index != 0) {
+                            let f = &mut first[usize::from(share.corp.0)];
+                            if *f == 0 || share.index < *f {
+                                *f = share.index;
+                            }
+                        }
+                        first
+                    });
+                    let index = first[usize::from(c.0)];
+                    (index != 0).then_some(ShareId { corp: c, index })
+                } else {
+                    None
+                };
+                let ipo_share = if self.corp(c).ipoed && may_buy(false) {
+                    self.corp(c)
+                        .ipo
+                        .iter()
+                        .copied()
+                        .filter(|s| s.corp == c && s.index != 0)
+                        .min_by_key(|s| s.index)
+                } else {
+                    None
+                };
+                if pool_share.is_none() && ipo_share.is_none() {
+                    return false;
+                }
+                if self.counts_for_limit(c) && !*below.get_or_init(|| self.below_cert_limit(player))
+                {
+                    return false;
+                }
+                let held = held.get_or_init(|| self.holdings(player));
+                let may_take = |share: ShareId, from: Holder| {
+                    let pct = self.share_percent(share);
+                    let price = match from {
+                        Holder::Ipo(_) => self.ipo_price(c, pct),
+                        _ => self.bundle_price(c, pct),
+                    };
+                    cash >= price && self.can_hold_with(held, c, pct)
+                };
+                pool_share.is_some_and(|share| may_take(share, Holder::Pool))
+                    || ipo_share.is_some_and(|share| may_take(share, Holder::Ipo(c)))
             })
     }
 
@@ -174,7 +210,8 @@ pub(super) fn par(
     corp: CorpId,
     cell: &MarketCell,
 ) -> Result<(), RuleViolation> {
-    let sym = game.title.corp(corp).sym.clone();
+    let title = game.title;
+    let sym = &title.corp(corp).sym;
     if sr(game).bought() {
         return Err(RuleViolation::Shares(format!(
             "{} already bought this turn",
@@ -264,7 +301,9 @@ pub(super) fn buy(
         ));
     };
     let corp = first.corp;
-    let sym = game.title.corp(corp).sym.clone();
+    // The name for the error messages, borrowed from the title rather than copied.
+    let title = game.title;
+    let sym = &title.corp(corp).sym;
     if shares.iter().any(|s| s.corp != corp) {
         return Err(RuleViolation::Shares(
             "all certificates of one purchase must be of one corporation".into(),
@@ -280,7 +319,8 @@ pub(super) fn buy(
             )))
         }
     };
-    if shares.iter().any(|s| game.holder_of(*s) != Some(from)) {
+    // `from` is the first certificate's holder.
+    if shares[1..].iter().any(|s| game.holder_of(*s) != Some(from)) {
         return Err(RuleViolation::Shares(
             "all certificates of one purchase must come from one place".into(),
         ));
@@ -339,7 +379,8 @@ pub(super) fn buy(
             game.title.kind_of(corp).max_ownership_percent.0
         )));
     }
-    if !game.can_gain(player, corp, pct, false) {
+    // The holding limit was asked just above: the rest of `can_gain`.
+    if game.counts_for_limit(corp) && !game.below_cert_limit(player) {
         return Err(RuleViolation::Shares(format!(
             "{} is at the certificate limit of {}",
             game.player(player).name,
@@ -435,7 +476,8 @@ pub(crate) fn exchange(
             def.sym
         )));
     };
-    let sym = game.title.corp(target).sym.clone();
+    let title = game.title;
+    let sym = &title.corp(target).sym;
     if share.corp != target || share.index == 0 {
         return Err(RuleViolation::Company(format!(
             "{} can only be exchanged for a normal {sym} share",

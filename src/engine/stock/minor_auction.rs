@@ -63,7 +63,8 @@ pub(super) fn open_minor_auction(
         .title
         .minor_auction
         .expect("only called for titles with minor auctions");
-    let sym = game.title.corp(corp).sym.clone();
+    let title = game.title;
+    let sym = &title.corp(corp).sym;
     if sr(game).bought() || sr(game).sold() {
         return Err(RuleViolation::Shares(
             "a minor can only be auctioned in a turn without other share actions".into(),

@@ -103,23 +103,20 @@ impl StockRound {
             // The reference's test: the turn's actions are of exactly two kinds and the last
             // is a purchase (sold, then bought).
             SellBuyOrder::SellBuyOrBuySell => {
-                let mut kinds: Vec<u8> = self
-                    .current
-                    .iter()
-                    .map(|a| match a {
-                        TurnAction::Sell(_) => 0,
-                        TurnAction::Buy(_) => 1,
-                        TurnAction::Par => 2,
-                        TurnAction::BuyPrivate => 3,
-                    })
-                    .collect();
-                kinds.sort_unstable();
-                kinds.dedup();
+                let kinds = self.current.iter().fold(0u8, |kinds, a| {
+                    kinds
+                        | match a {
+                            TurnAction::Sell(_) => 1,
+                            TurnAction::Buy(_) => 2,
+                            TurnAction::Par => 4,
+                            TurnAction::BuyPrivate => 8,
+                        }
+                });
                 let last_is_purchase = self
                     .current
                     .last()
                     .is_some_and(|a| !matches!(a, TurnAction::Sell(_)));
-                !(kinds.len() == 2 && last_is_purchase)
+                !(kinds.count_ones() == 2 && last_is_purchase)
             }
         }
     }
@@ -345,9 +342,11 @@ impl Game {
 
     pub(crate) fn has_stock_action(&self, player: PlayerId) -> bool {
         // A forced sale is a sale: `must_sell` implies `can_sell_any`, so it is not asked
-        // (asking it computed every sale twice, at the start of every stock turn).
-        self.can_buy_any(player)
-            || self.can_sell_any(player)
+        // (asking it computed every sale twice, at the start of every stock turn). A sale is
+        // asked first: it is the cheaper question (a purchase goes through every corporation
+        // when none is to be had), and the order does not matter.
+        self.can_sell_any(player)
+            || self.can_buy_any(player)
             || self.can_par_any(player)
             || self.can_auction_minor(player)
             || !self.privates_for_sale_to(player).is_empty()

@@ -49,14 +49,8 @@ impl Game {
         sr(self).sold.contains(&(player, corp))
     }
 
-    /// Why a player may not sell this bundle now, if he may not.
-    fn sale_problem(
-        &self,
-        player: PlayerId,
-        corp: CorpId,
-        shares: &[ShareId],
-        percent: u8,
-    ) -> Option<SaleProblem> {
+    /// Why no bundle of the corporation may be sold now, whatever it holds.
+    fn corporation_sale_problem(&self, corp: CorpId) -> Option<SaleProblem> {
         if self.turn <= 1 && matches!(self.round, Round::Stock(_)) {
             return Some(SaleProblem::FirstStockRound);
         }
@@ -69,6 +63,20 @@ impl Game {
                     return Some(SaleProblem::SoldInTurn(corp));
                 }
             }
+        }
+        None
+    }
+
+    /// Why a player may not sell this bundle now, if he may not.
+    fn sale_problem(
+        &self,
+        player: PlayerId,
+        corp: CorpId,
+        shares: &[ShareId],
+        percent: u8,
+    ) -> Option<SaleProblem> {
+        if let Some(problem) = self.corporation_sale_problem(corp) {
+            return Some(problem);
         }
         if !self.pool_fits(corp, percent) {
             return Some(SaleProblem::PoolFull(corp, self.pool_percent(corp)));
@@ -114,15 +122,68 @@ impl Game {
         out
     }
 
-    /// Whether one of the [`Game::sell_bundles`] may be sold now; the bundles are not built.
+    /// Whether one of the [`Game::sell_bundles`] may be sold now.
     fn has_sellable_bundle(&self, player: PlayerId, corp: CorpId) -> bool {
-        self.each_sell_bundle(player, corp, |shares, pct| {
-            match self.sale_problem(player, corp, shares, pct) {
-                None => ControlFlow::Break(()),
-                Some(_) => ControlFlow::Continue(()),
+        let sellable = self.has_sellable_bundle_of(player, corp);
+        debug_assert_eq!(
+            sellable,
+            self.each_sell_bundle(player, corp, |shares, pct| {
+                match self.sale_problem(player, corp, shares, pct) {
+                    None => ControlFlow::Break(()),
+                    Some(_) => ControlFlow::Continue(()),
+                }
+            })
+            .is_break(),
+            "sellable bundle of corporation {corp:?} by player {player:?}"
+        );
+        sellable
+    }
+
+    /// [`Game::has_sellable_bundle`] decided without going through the bundles (it is asked of
+    /// the corporations held at every stock action). Of a sale's problems
+    /// ([`Game::sale_problem`]) only two depend on the bundle: the market's limit, which a
+    /// bundle passes if a larger one does, and the president's certificate, which needs another
+    /// player able to take the presidency. Of the bundles without it (the normal certificates,
+    /// smallest first) the smallest is one certificate of the smallest size; of those with it
+    /// (everything held, less up to `extra / normal` normal shares kept back) the smallest keeps
+    /// back the most. The debug build checks the answer against the bundles.
+    fn has_sellable_bundle_of(&self, player: PlayerId, corp: CorpId) -> bool {
+        if self.corporation_sale_problem(corp).is_some() {
+            return false;
+        }
+        let mut total = 0;
+        let mut smallest_normal: Option<u8> = None;
+        let mut president = false;
+        for s in self.player(player).shares.iter().filter(|s| s.corp == corp) {
+            let pct = self.share_percent(*s);
+            total += pct;
+            if s.index == 0 {
+                president = true;
+            } else if smallest_normal.is_none_or(|m| pct < m) {
+                // If one fits, the smallest does.
+                if self.pool_fits(corp, pct) {
+                    return true;
+                }
+                smallest_normal = Some(pct);
             }
-        })
-        .is_break()
+        }
+        if !president {
+            return false;
+        }
+        let normal = self.normal_share_percent(corp);
+        let president_percent = self.share_percent(ShareId { corp, index: 0 });
+        let extra = president_percent - normal;
+        if !self.pool_fits(corp, total - normal * (extra / normal)) {
+            return false;
+        }
+        let other_max = self
+            .players
+            .iter()
+            .filter(|p| p.id != player)
+            .map(|p| self.percent_held(p.id, corp))
+            .max()
+            .unwrap_or(0);
+        other_max >= president_percent
     }
 
     /// Calls `visit` with each bundle of [`Game::sell_bundles`], in its order, until it breaks.
@@ -162,18 +223,25 @@ impl Game {
         if !sr(self).sale_order_allows(self.title.sell_buy_order) {
             return false;
         }
-        (0..self.corps.len()).map(|i| CorpId(i as u8)).any(|c| {
-            self.player(player).shares.iter().any(|s| s.corp == c)
-                && self.has_sellable_bundle(player, c)
+        // The corporations held, each asked once, in the order of the certificates (the
+        // question has no order).
+        let mut asked = [0u64; 4];
+        self.player(player).shares.iter().any(|s| {
+            let (word, bit) = (usize::from(s.corp.0 / 64), s.corp.0 % 64);
+            let first = asked[word] & (1 << bit) == 0;
+            asked[word] |= 1 << bit;
+            first && self.has_sellable_bundle(player, s.corp)
         })
     }
 
     pub(super) fn must_sell(&self, player: PlayerId) -> bool {
         // The limits first: they are cheap, and a player within them (nearly always) need not
         // have every sale worked out.
-        let over_certs = self.num_certs(player) > self.cert_limit();
+        let over_certs = self.over_cert_limit(player);
+        let held = self.holdings(player);
         let corps = || (0..self.corps.len()).map(|i| CorpId(i as u8));
-        let over_holding = |c: CorpId| !self.can_hold(player, c, 0);
+        // Nothing held is within any limit.
+        let over_holding = |c: CorpId| held.percent(c) > 0 && !self.can_hold_with(&held, c, 0);
         if !over_certs && !corps().any(over_holding) {
             return false;
         }
@@ -217,7 +285,8 @@ pub(crate) fn check_sale(
         ));
     };
     let corp = first.corp;
-    let sym = game.title.corp(corp).sym.clone();
+    let title = game.title;
+    let sym = &title.corp(corp).sym;
     if shares.iter().any(|s| s.corp != corp) {
         return Err(RuleViolation::Shares(
             "all certificates of one sale must be of one corporation".into(),
@@ -235,10 +304,15 @@ pub(crate) fn check_sale(
     }
     let listed: u8 = shares.iter().map(|s| game.share_percent(*s)).sum();
     let pct = percent.map(|p| p.0).unwrap_or(listed);
+    // One of the `sell_bundles`, which are not built for the question.
     let legal = game
-        .sell_bundles(player, corp)
-        .iter()
-        .any(|(b, p)| *p == pct && b.len() == shares.len() && shares.iter().all(|s| b.contains(s)));
+        .each_sell_bundle(player, corp, |b, p| {
+            match p == pct && b.len() == shares.len() && shares.iter().all(|s| b.contains(s)) {
+                true => ControlFlow::Break(()),
+                false => ControlFlow::Continue(()),
+            }
+        })
+        .is_break();
     // The reference offers the president's certificate only in bundles holding all of the
     // seller's certificates; it accepts other choices but books them inconsistently (its share
     // ledger stops matching the certificates held, so a presidency can stay with a player
