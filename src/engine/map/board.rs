@@ -597,10 +597,13 @@ impl Board {
                 edges: touching,
             },
         };
+        // The rotation is an upgrade (checked above, unless the Irish Mail's lay skipped it).
+        let fitting = if irish_mail { 0 } else { 1 << rot };
         let connected_early = req.check_connectivity
             && self.reaches.get(map, self, req.corp).is_none()
             && self.seek(map, req.corp, meets)
-            && self.legal_rotations_among(map, hex, req.tile, None, irish_mail, 1 << rot) != 0;
+            && self.legal_rotations_among(map, hex, req.tile, None, irish_mail, 1 << rot, fitting)
+                != 0;
         debug_assert!(
             !connected_early || {
                 let whole = Reach::compute(map, self, req.corp);
@@ -669,13 +672,16 @@ impl Board {
         let Some(r) = Rotation::new(rotation) else {
             return false;
         };
+        // A path has two ends, so at most two nodes: their values sorted, and how many.
         let values = |t: &TileDef, p: &PathDef| {
-            let mut v: Vec<Money> = p
-                .nodes()
-                .map(|n| t.nodes[usize::from(n)].revenue.max())
-                .collect();
-            v.sort();
-            v
+            let mut v = [Money::ZERO; 2];
+            let mut count = 0;
+            for n in p.nodes() {
+                v[count] = t.nodes[usize::from(n)].revenue.max();
+                count += 1;
+            }
+            v[..count].sort();
+            (v, count)
         };
         // The new paths that are new track or reach other values: one of them must be on the
         // network after the lay.
@@ -745,10 +751,13 @@ impl Board {
         network: Option<NetworkRule<'_>>,
         irish_mail: bool,
     ) -> u8 {
-        self.legal_rotations_among(map, hex, tile, network, irish_mail, 0x3f)
+        self.legal_rotations_among(map, hex, tile, network, irish_mail, 0x3f, 0)
     }
 
-    /// [`Board::legal_rotations_with`], asking only of the rotations in `among` (bits).
+    /// [`Board::legal_rotations_with`], asking only of the rotations in `among` (bits), of
+    /// which those in `fitting` are known to be upgrades ([`upgrade_fault`] says none: the
+    /// lay's check has asked it already).
+    #[allow(clippy::too_many_arguments)]
     fn legal_rotations_among(
         &self,
         map: &MapData,
@@ -757,9 +766,10 @@ impl Board {
         network: Option<NetworkRule<'_>>,
         irish_mail: bool,
         among: u8,
+        fitting: u8,
     ) -> u8 {
         if map.rules.gauges {
-            return self.gauge_rotations(map, hex, tile, network, irish_mail, among);
+            return self.gauge_rotations(map, hex, tile, network, irish_mail, among, fitting);
         }
         let st = &self.hexes[hex.get()];
         let old = map.tile_def(st.tile.def);
@@ -779,7 +789,7 @@ impl Board {
             if exits & !linked != 0 || exits & reachable == 0 {
                 continue;
             }
-            if upgrade_fault(old, st.rotation, new, r).is_some() {
+            if fitting & (1 << r) == 0 && upgrade_fault(old, st.rotation, new, r).is_some() {
                 continue;
             }
             if !rotation_keeps_old(old, st.rotation, new, r) {
@@ -794,6 +804,7 @@ impl Board {
     /// narrow-track steps): connection through the broad network, or through the narrow
     /// network for a narrow lay; exits on linked edges, one of them reached; old track kept;
     /// no unexplained new city; exits match the neighbours' gauge.
+    #[allow(clippy::too_many_arguments)]
     fn gauge_rotations(
         &self,
         map: &MapData,
@@ -802,6 +813,7 @@ impl Board {
         network: Option<NetworkRule<'_>>,
         irish_mail: bool,
         among: u8,
+        fitting: u8,
     ) -> u8 {
         let st = &self.hexes[hex.get()];
         let old = map.tile_def(st.tile.def);
@@ -830,7 +842,10 @@ impl Board {
             if exits & !linked != 0 || exits & reachable == 0 {
                 continue;
             }
-            if !irish_mail && upgrade_fault(old, st.rotation, new, r).is_some() {
+            if !irish_mail
+                && fitting & (1 << r) == 0
+                && upgrade_fault(old, st.rotation, new, r).is_some()
+            {
                 continue;
             }
             if !paths_maintained(old, st.rotation, new, r) {
@@ -857,8 +872,13 @@ impl Board {
     /// Each exit's first path has a gauge compatible with the first path of the neighbour's
     /// tile on the facing edge, if there is one.
     fn exit_gauges_match(&self, map: &MapData, hex: HexIdx, new: &TileDef, rot: u8) -> bool {
+        // The first path on an edge is the lowest bit of the tile's paths on that edge.
+        fn first(t: &TileDef, rotation: u8, edge: u8) -> Option<&PathDef> {
+            let on_edge = t.paths_on_edge(rotation, edge);
+            (on_edge != 0).then(|| &t.paths[on_edge.trailing_zeros() as usize])
+        }
         (0..6u8).all(|e| {
-            let Some(mine) = new.paths.iter().find(|p| p.edges(rot).any(|x| x == e)) else {
+            let Some(mine) = first(new, rot, e) else {
                 return true;
             };
             let Some(nb) = self.neighbour(map, hex, e) else {
@@ -866,10 +886,7 @@ impl Board {
             };
             let nst = &self.hexes[nb.get()];
             let facing = (e + 3) % 6;
-            map.tile_def(nst.tile.def)
-                .paths
-                .iter()
-                .find(|p| p.edges(nst.rotation).any(|x| x == facing))
+            first(map.tile_def(nst.tile.def), nst.rotation, facing)
                 .is_none_or(|theirs| mine.gauge.fits(theirs.gauge))
         })
     }
