@@ -783,13 +783,14 @@ impl Board {
             Some(n) if n.exits_anywhere => 0,
             Some(n) => n.reach.edges[hex.get()],
         };
+        let mut upgrade = Upgrade::default();
         let mut out = 0u8;
         for r in (0..6u8).filter(|r| among & (1 << r) != 0) {
             let exits = new.exits(r);
             if exits & !linked != 0 || exits & reachable == 0 {
                 continue;
             }
-            if fitting & (1 << r) == 0 && upgrade_fault(old, st.rotation, new, r).is_some() {
+            if fitting & (1 << r) == 0 && !upgrade.fits(old, st.rotation, new, r) {
                 continue;
             }
             if !rotation_keeps_old(old, st.rotation, new, r) {
@@ -822,6 +823,7 @@ impl Board {
             .filter(|&e| self.neighbour(map, hex, e).is_some())
             .fold(0u8, |m, e| m | 1 << e);
         let h = hex.get();
+        let mut upgrade = Upgrade::default();
         let mut out = 0u8;
         for r in (0..6u8).filter(|r| among & (1 << r) != 0) {
             if let Some(n) = network {
@@ -842,10 +844,7 @@ impl Board {
             if exits & !linked != 0 || exits & reachable == 0 {
                 continue;
             }
-            if !irish_mail
-                && fitting & (1 << r) == 0
-                && upgrade_fault(old, st.rotation, new, r).is_some()
-            {
+            if !irish_mail && fitting & (1 << r) == 0 && !upgrade.fits(old, st.rotation, new, r) {
                 continue;
             }
             if !paths_maintained(old, st.rotation, new, r) {
@@ -1475,6 +1474,27 @@ impl Board {
                 !toks.contains(&Some(corp)) && toks.iter().all(Option::is_some)
             }
         }
+    }
+}
+
+/// Whether a tile is an upgrade of the one on a hex ([`upgrade_fault`] says none), asked once
+/// for all rotations: the answer does not depend on how either tile is turned (colours,
+/// labels and counts do not turn; the track and the cities' grouping are compared at every
+/// relative turn of the two tiles, and turning both alike changes no comparison).
+#[derive(Default)]
+struct Upgrade(Option<bool>);
+
+impl Upgrade {
+    fn fits(&mut self, old: &TileDef, old_rotation: u8, new: &TileDef, rotation: u8) -> bool {
+        let fits = *self
+            .0
+            .get_or_insert_with(|| upgrade_fault(old, old_rotation, new, rotation).is_none());
+        debug_assert_eq!(
+            fits,
+            upgrade_fault(old, old_rotation, new, rotation).is_none(),
+            "an upgrade at one rotation is one at every rotation"
+        );
+        fits
     }
 }
 

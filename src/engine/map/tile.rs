@@ -223,9 +223,25 @@ pub(crate) fn rotation_keeps_old(from: &TileDef, fr: u8, to: &TileDef, tr: u8) -
     // new city/town whose exits include all of its exits.
     let node_exits = |t: &TileDef, r: u8| {
         let mut sets = EdgeSets::new();
-        for n in 0..t.nodes.len() as u8 {
-            if t.nodes[usize::from(n)].kind != NodeKind::Offboard {
-                sets.push(t.node_exits(n, r));
+        if t.nodes.len() <= EdgeSets::INLINE {
+            // [`TileDef::node_exits`] of every node in one pass over the paths.
+            let mut exits = [0u8; EdgeSets::INLINE];
+            for p in &t.paths {
+                let edges = p.edges(r).fold(0u8, |m, e| m | 1 << e);
+                for n in p.nodes() {
+                    exits[usize::from(n)] |= edges;
+                }
+            }
+            for (n, node) in t.nodes.iter().enumerate() {
+                if node.kind != NodeKind::Offboard {
+                    sets.push(exits[n]);
+                }
+            }
+        } else {
+            for n in 0..t.nodes.len() as u8 {
+                if t.nodes[usize::from(n)].kind != NodeKind::Offboard {
+                    sets.push(t.node_exits(n, r));
+                }
             }
         }
         sets
