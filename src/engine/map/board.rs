@@ -597,10 +597,13 @@ impl Board {
                 edges: touching,
             },
         };
+        // The rotation is an upgrade (checked above, unless the Irish Mail's lay skipped it).
+        let fitting = if irish_mail { 0 } else { 1 << rot };
         let connected_early = req.check_connectivity
             && self.reaches.get(map, self, req.corp).is_none()
             && self.seek(map, req.corp, meets)
-            && self.legal_rotations_among(map, hex, req.tile, None, irish_mail, 1 << rot) != 0;
+            && self.legal_rotations_among(map, hex, req.tile, None, irish_mail, 1 << rot, fitting)
+                != 0;
         debug_assert!(
             !connected_early || {
                 let whole = Reach::compute(map, self, req.corp);
@@ -669,13 +672,16 @@ impl Board {
         let Some(r) = Rotation::new(rotation) else {
             return false;
         };
+        // A path has two ends, so at most two nodes: their values sorted, and how many.
         let values = |t: &TileDef, p: &PathDef| {
-            let mut v: Vec<Money> = p
-                .nodes()
-                .map(|n| t.nodes[usize::from(n)].revenue.max())
-                .collect();
-            v.sort();
-            v
+            let mut v = [Money::ZERO; 2];
+            let mut count = 0;
+            for n in p.nodes() {
+                v[count] = t.nodes[usize::from(n)].revenue.max();
+                count += 1;
+            }
+            v[..count].sort();
+            (v, count)
         };
         // The new paths that are new track or reach other values: one of them must be on the
         // network after the lay.
@@ -745,10 +751,13 @@ impl Board {
         network: Option<NetworkRule<'_>>,
         irish_mail: bool,
     ) -> u8 {
-        self.legal_rotations_among(map, hex, tile, network, irish_mail, 0x3f)
+        self.legal_rotations_among(map, hex, tile, network, irish_mail, 0x3f, 0)
     }
 
-    /// [`Board::legal_rotations_with`], asking only of the rotations in `among` (bits).
+    /// [`Board::legal_rotations_with`], asking only of the rotations in `among` (bits), of
+    /// which those in `fitting` are known to be upgrades ([`upgrade_fault`] says none: the
+    /// lay's check has asked it already).
+    #[allow(clippy::too_many_arguments)]
     fn legal_rotations_among(
         &self,
         map: &MapData,
@@ -757,9 +766,10 @@ impl Board {
         network: Option<NetworkRule<'_>>,
         irish_mail: bool,
         among: u8,
+        fitting: u8,
     ) -> u8 {
         if map.rules.gauges {
-            return self.gauge_rotations(map, hex, tile, network, irish_mail, among);
+            return self.gauge_rotations(map, hex, tile, network, irish_mail, among, fitting);
         }
         let st = &self.hexes[hex.get()];
         let old = map.tile_def(st.tile.def);
@@ -773,13 +783,14 @@ impl Board {
             Some(n) if n.exits_anywhere => 0,
             Some(n) => n.reach.edges[hex.get()],
         };
+        let mut upgrade = Upgrade::default();
         let mut out = 0u8;
         for r in (0..6u8).filter(|r| among & (1 << r) != 0) {
             let exits = new.exits(r);
             if exits & !linked != 0 || exits & reachable == 0 {
                 continue;
             }
-            if upgrade_fault(old, st.rotation, new, r).is_some() {
+            if fitting & (1 << r) == 0 && !upgrade.fits(old, st.rotation, new, r) {
                 continue;
             }
             if !rotation_keeps_old(old, st.rotation, new, r) {
@@ -794,6 +805,7 @@ impl Board {
     /// narrow-track steps): connection through the broad network, or through the narrow
     /// network for a narrow lay; exits on linked edges, one of them reached; old track kept;
     /// no unexplained new city; exits match the neighbours' gauge.
+    #[allow(clippy::too_many_arguments)]
     fn gauge_rotations(
         &self,
         map: &MapData,
@@ -802,6 +814,7 @@ impl Board {
         network: Option<NetworkRule<'_>>,
         irish_mail: bool,
         among: u8,
+        fitting: u8,
     ) -> u8 {
         let st = &self.hexes[hex.get()];
         let old = map.tile_def(st.tile.def);
@@ -810,6 +823,7 @@ impl Board {
             .filter(|&e| self.neighbour(map, hex, e).is_some())
             .fold(0u8, |m, e| m | 1 << e);
         let h = hex.get();
+        let mut upgrade = Upgrade::default();
         let mut out = 0u8;
         for r in (0..6u8).filter(|r| among & (1 << r) != 0) {
             if let Some(n) = network {
@@ -830,7 +844,7 @@ impl Board {
             if exits & !linked != 0 || exits & reachable == 0 {
                 continue;
             }
-            if !irish_mail && upgrade_fault(old, st.rotation, new, r).is_some() {
+            if !irish_mail && fitting & (1 << r) == 0 && !upgrade.fits(old, st.rotation, new, r) {
                 continue;
             }
             if !paths_maintained(old, st.rotation, new, r) {
@@ -857,8 +871,13 @@ impl Board {
     /// Each exit's first path has a gauge compatible with the first path of the neighbour's
     /// tile on the facing edge, if there is one.
     fn exit_gauges_match(&self, map: &MapData, hex: HexIdx, new: &TileDef, rot: u8) -> bool {
+        // The first path on an edge is the lowest bit of the tile's paths on that edge.
+        fn first(t: &TileDef, rotation: u8, edge: u8) -> Option<&PathDef> {
+            let on_edge = t.paths_on_edge(rotation, edge);
+            (on_edge != 0).then(|| &t.paths[on_edge.trailing_zeros() as usize])
+        }
         (0..6u8).all(|e| {
-            let Some(mine) = new.paths.iter().find(|p| p.edges(rot).any(|x| x == e)) else {
+            let Some(mine) = first(new, rot, e) else {
                 return true;
             };
             let Some(nb) = self.neighbour(map, hex, e) else {
@@ -866,10 +885,7 @@ impl Board {
             };
             let nst = &self.hexes[nb.get()];
             let facing = (e + 3) % 6;
-            map.tile_def(nst.tile.def)
-                .paths
-                .iter()
-                .find(|p| p.edges(nst.rotation).any(|x| x == facing))
+            first(map.tile_def(nst.tile.def), nst.rotation, facing)
                 .is_none_or(|theirs| mine.gauge.fits(theirs.gauge))
         })
     }
@@ -1458,6 +1474,27 @@ impl Board {
                 !toks.contains(&Some(corp)) && toks.iter().all(Option::is_some)
             }
         }
+    }
+}
+
+/// Whether a tile is an upgrade of the one on a hex ([`upgrade_fault`] says none), asked once
+/// for all rotations: the answer does not depend on how either tile is turned (colours,
+/// labels and counts do not turn; the track and the cities' grouping are compared at every
+/// relative turn of the two tiles, and turning both alike changes no comparison).
+#[derive(Default)]
+struct Upgrade(Option<bool>);
+
+impl Upgrade {
+    fn fits(&mut self, old: &TileDef, old_rotation: u8, new: &TileDef, rotation: u8) -> bool {
+        let fits = *self
+            .0
+            .get_or_insert_with(|| upgrade_fault(old, old_rotation, new, rotation).is_none());
+        debug_assert_eq!(
+            fits,
+            upgrade_fault(old, old_rotation, new, rotation).is_none(),
+            "an upgrade at one rotation is one at every rotation"
+        );
+        fits
     }
 }
 

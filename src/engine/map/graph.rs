@@ -250,8 +250,16 @@ impl Walk<'_> {
         let mut exits = [(0u8, None); 2];
         let mut exit_count = 0;
         let mut exit_mask = 0u8;
+        let hex_def = map.hex_def(HexIdx(h));
         for e in p.edges(rotation) {
-            exits[exit_count] = (e, board.neighbour(map, HexIdx(h), e));
+            // [`Board::neighbour`], the hex at hand: the map's links, or one a lay opened.
+            let eu = usize::from(e);
+            let beyond = hex_def.neighbours[eu].or_else(|| {
+                (st.links & (1 << e) != 0)
+                    .then_some(hex_def.all_neighbours[eu])
+                    .flatten()
+            });
+            exits[exit_count] = (e, beyond);
             exit_count += 1;
             exit_mask |= 1 << e;
         }

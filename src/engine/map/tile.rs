@@ -73,23 +73,77 @@ pub(crate) fn uses_broad_rules(from: &TileDef, fr: u8, to: &TileDef, tr: u8) -> 
     })
 }
 
+/// Edge sets (bit per edge), one per city or town of a tile, in a fixed buffer: the rotation
+/// checks ask for them for every rotation of every lay, and tiles have a few nodes (three at
+/// most in the titles' data); a tile with more than [`EdgeSets::INLINE`] falls back to a list.
+pub(crate) enum EdgeSets {
+    Inline([u8; EdgeSets::INLINE], u8),
+    Listed(Vec<u8>),
+}
+
+impl EdgeSets {
+    const INLINE: usize = 8;
+
+    fn new() -> EdgeSets {
+        EdgeSets::Inline([0; EdgeSets::INLINE], 0)
+    }
+
+    fn push(&mut self, mask: u8) {
+        match self {
+            EdgeSets::Inline(masks, len) if usize::from(*len) < EdgeSets::INLINE => {
+                masks[usize::from(*len)] = mask;
+                *len += 1;
+            }
+            EdgeSets::Inline(masks, len) => {
+                let mut list = masks[..usize::from(*len)].to_vec();
+                list.push(mask);
+                *self = EdgeSets::Listed(list);
+            }
+            EdgeSets::Listed(list) => list.push(mask),
+        }
+    }
+
+    fn as_mut_slice(&mut self) -> &mut [u8] {
+        match self {
+            EdgeSets::Inline(masks, len) => &mut masks[..usize::from(*len)],
+            EdgeSets::Listed(list) => list,
+        }
+    }
+}
+
+impl std::ops::Deref for EdgeSets {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            EdgeSets::Inline(masks, len) => &masks[..usize::from(*len)],
+            EdgeSets::Listed(list) => list,
+        }
+    }
+}
+
 /// Reference `city_town_edges`: for each city/town touched by a path, the set of its rotated
 /// exits (bit per edge), in first-touch order.
-pub(crate) fn city_town_edges(t: &TileDef, rot: u8) -> Vec<u8> {
-    let mut order: Vec<(u8, u8)> = Vec::new();
+pub(crate) fn city_town_edges(t: &TileDef, rot: u8) -> EdgeSets {
+    // The nodes in first-touch order, beside their edge sets.
+    let mut order = EdgeSets::new();
+    let mut sets = EdgeSets::new();
     for p in &t.paths {
         for n in p.nodes() {
             if t.nodes[usize::from(n)].kind == NodeKind::Offboard {
                 continue;
             }
             let edges = p.edges(rot).fold(0u8, |m, e| m | 1 << e);
-            match order.iter_mut().find(|(k, _)| *k == n) {
-                Some((_, m)) => *m |= edges,
-                None => order.push((n, edges)),
+            match order.iter().position(|&k| k == n) {
+                Some(at) => sets.as_mut_slice()[at] |= edges,
+                None => {
+                    order.push(n);
+                    sets.push(edges);
+                }
             }
         }
     }
-    order.into_iter().map(|(_, m)| m).collect()
+    sets
 }
 
 fn rotate_mask(mask: u8, ticks: u8) -> u8 {
@@ -167,11 +221,30 @@ pub(crate) fn rotation_keeps_old(from: &TileDef, fr: u8, to: &TileDef, tr: u8) -
     }
     // "New track must override old one": each old city/town (with or without track) needs a
     // new city/town whose exits include all of its exits.
-    let node_exits = |t: &TileDef, r: u8| -> Vec<u8> {
-        (0..t.nodes.len() as u8)
-            .filter(|&n| t.nodes[usize::from(n)].kind != NodeKind::Offboard)
-            .map(|n| t.node_exits(n, r))
-            .collect()
+    let node_exits = |t: &TileDef, r: u8| {
+        let mut sets = EdgeSets::new();
+        if t.nodes.len() <= EdgeSets::INLINE {
+            // [`TileDef::node_exits`] of every node in one pass over the paths.
+            let mut exits = [0u8; EdgeSets::INLINE];
+            for p in &t.paths {
+                let edges = p.edges(r).fold(0u8, |m, e| m | 1 << e);
+                for n in p.nodes() {
+                    exits[usize::from(n)] |= edges;
+                }
+            }
+            for (n, node) in t.nodes.iter().enumerate() {
+                if node.kind != NodeKind::Offboard {
+                    sets.push(exits[n]);
+                }
+            }
+        } else {
+            for n in 0..t.nodes.len() as u8 {
+                if t.nodes[usize::from(n)].kind != NodeKind::Offboard {
+                    sets.push(t.node_exits(n, r));
+                }
+            }
+        }
+        sets
     };
     let new_ct = node_exits(to, tr);
     node_exits(from, fr)
