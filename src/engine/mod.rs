@@ -977,6 +977,17 @@ impl Game {
         .0
     }
 
+    /// The most percent of a corporation any player but `player` holds: what a presidency
+    /// handed on by him needs.
+    pub(crate) fn most_held_by_others(&self, player: PlayerId, corp: CorpId) -> u8 {
+        self.players
+            .iter()
+            .filter(|p| p.id != player)
+            .map(|p| self.percent_held(p.id, corp))
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Percent of a corporation in the IPO.
     pub fn ipo_percent(&self, corp: CorpId) -> u8 {
         state::percent_of(&self.corp(corp).ipo, corp, &self.corp(corp).share_sizes).0

@@ -118,14 +118,8 @@ pub(super) fn emergency_sell(
     if keeps_presidency(game, corp, sold_corp) && game.corp(sold_corp).president == Some(player) {
         // The president may not give up the presidency of the corporation buying the train
         // (nor, where the title says so, of any other he sells).
-        let others_max = game
-            .players
-            .iter()
-            .filter(|p| p.id != player)
-            .map(|p| game.percent_held(p.id, sold_corp))
-            .max()
-            .unwrap_or(0);
-        if game.percent_held(player, sold_corp) - pct < others_max {
+        if game.percent_held(player, sold_corp) - pct < game.most_held_by_others(player, sold_corp)
+        {
             return Err(RuleViolation::Shares(format!(
                 "selling would hand the presidency of {} to another player",
                 game.title.corp(sold_corp).sym
@@ -196,14 +190,7 @@ fn emergency_sellable(
     if !keeps_presidency(game, buying, c) || game.corp(c).president != Some(president) {
         return true;
     }
-    let others = game
-        .players
-        .iter()
-        .filter(|p| p.id != president)
-        .map(|p| game.percent_held(p.id, c))
-        .max()
-        .unwrap_or(0);
-    game.percent_held(president, c) >= pct + others
+    game.percent_held(president, c) >= pct + game.most_held_by_others(president, c)
 }
 
 /// Whether an emergency sale of `sold` shares must leave its president in office: always for

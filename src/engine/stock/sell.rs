@@ -83,14 +83,7 @@ impl Game {
         }
         if shares.iter().any(|s| s.index == 0) {
             let president_percent = self.share_percent(ShareId { corp, index: 0 });
-            let other_max = self
-                .players
-                .iter()
-                .filter(|p| p.id != player)
-                .map(|p| self.percent_held(p.id, corp))
-                .max()
-                .unwrap_or(0);
-            if other_max < president_percent {
+            if self.most_held_by_others(player, corp) < president_percent {
                 return Some(SaleProblem::NoOtherPresident(corp, president_percent));
             }
         }
@@ -176,14 +169,7 @@ impl Game {
         if !self.pool_fits(corp, total - normal * (extra / normal)) {
             return false;
         }
-        let other_max = self
-            .players
-            .iter()
-            .filter(|p| p.id != player)
-            .map(|p| self.percent_held(p.id, corp))
-            .max()
-            .unwrap_or(0);
-        other_max >= president_percent
+        self.most_held_by_others(player, corp) >= president_percent
     }
 
     /// Calls `visit` with each bundle of [`Game::sell_bundles`], in its order, until it breaks.
