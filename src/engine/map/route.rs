@@ -198,6 +198,16 @@ impl Chain {
     fn len(&self) -> usize {
         (self.end - self.start) as usize
     }
+
+    /// The chain with its paths moved in the arena from `from..` to `to..` (a memo keeps them
+    /// from 0).
+    fn moved(self, from: u32, to: u32) -> Chain {
+        Chain {
+            start: self.start - from + to,
+            end: self.end - from + to,
+            ..self
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -1048,11 +1058,7 @@ impl Board {
             if entry.hexes == hexes && entry.states.iter().copied().eq(hexes.iter().map(state)) {
                 let base = arena.len() as u32;
                 arena.extend_from_slice(&entry.paths);
-                out.extend(entry.chains.iter().map(|c| Chain {
-                    start: c.start + base,
-                    end: c.end + base,
-                    ..*c
-                }));
+                out.extend(entry.chains.iter().map(|c| c.moved(0, base)));
                 return;
             }
         }
@@ -1067,11 +1073,7 @@ impl Board {
             states: hexes.iter().map(state).collect(),
             chains: out[first_chain..]
                 .iter()
-                .map(|c| Chain {
-                    start: c.start - base,
-                    end: c.end - base,
-                    ..*c
-                })
+                .map(|c| c.moved(base, 0))
                 .collect(),
             paths: arena[first_path..].to_vec(),
         };
