@@ -398,6 +398,13 @@ fn io_outcome(result: io::Result<Outcome>) -> Outcome {
         // A closed stdout never gets here (see `stdout`): any error is a real one, and a
         // failure is never turned into success.
         Err(e) => {
+            if let Some(rails) = e
+                .get_ref()
+                .and_then(|inner| inner.downcast_ref::<crate::rails::RailsError>())
+            {
+                eprintln!("{:?}", miette::Report::new(rails.clone()));
+                return Outcome::Rejected;
+            }
             eprintln!("railnote: {e}");
             Outcome::Failed
         }
@@ -446,7 +453,26 @@ pub(crate) fn input_name(path: &Path) -> String {
 /// Windows editors write one before a JSON log or a notation file), invalid UTF-8 replaced. One
 /// shared copy of it serves the whole command.
 pub(crate) fn read_input(path: &Path) -> io::Result<Arc<str>> {
-    read_unnamed(path).map_err(|e| with_path(Path::new(&input_name(path)), e))
+    let bytes = read_bytes(path).map_err(|e| with_path(Path::new(&input_name(path)), e))?;
+    if crate::rails::is_java_serialization(&bytes) {
+        // A Rails save is read as the notation game it is; a save railnote cannot play is a
+        // rejected input (exit 1), told by `io_outcome`.
+        return crate::rails::to_notation(&input_name(path), &bytes)
+            .map(|(text, _)| Arc::from(text))
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e));
+    }
+    Ok(decode_text(bytes))
+}
+
+/// The bytes of an input file (`-`: standard input).
+pub(crate) fn read_bytes(path: &Path) -> io::Result<Vec<u8>> {
+    if path.as_os_str() == STDIN {
+        let mut bytes = Vec::new();
+        io::Read::read_to_end(&mut io::stdin().lock(), &mut bytes)?;
+        Ok(bytes)
+    } else {
+        std::fs::read(path)
+    }
 }
 
 /// [`read_input`], with errors that do not name the file.

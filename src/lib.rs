@@ -28,5 +28,6 @@ pub mod ids;
 pub mod log;
 pub mod notation;
 pub mod output;
+pub mod rails;
 pub mod replay;
 pub mod selfplay;

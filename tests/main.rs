@@ -47,3 +47,6 @@ mod scenarios;
 /// Writing a game by hand (issue 14): inspecting a half-written file, the `pass` rule, names,
 /// what passes silently, the everyday conventions of the command line.
 mod authoring;
+/// Games saved by Rails: reading `.rails` saves (whole, damaged, cut short), their notation,
+/// the options and titles refused by name, and the replay against Rails' own reports.
+mod rails;
