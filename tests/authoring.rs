@@ -541,7 +541,7 @@ fn kept_going(file: &str) -> (Played, Vec<(usize, &'static str)>) {
     let found = played
         .errors
         .iter()
-        .map(|e| (e.span.line_col(&src).0, e.code))
+        .map(|e| (e.span.line_col(&src).0, e.code.as_str()))
         .collect();
     (played, found)
 }

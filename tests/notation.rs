@@ -375,7 +375,7 @@ fn a_correction_that_cannot_be_carried_out_is_rejected() {
     let codes: Vec<(&str, &str)> = played
         .errors
         .iter()
-        .map(|e| (e.code, e.label.as_str()))
+        .map(|e| (e.code.as_str(), e.label.as_str()))
         .collect();
     assert_eq!(
         codes,

@@ -641,7 +641,7 @@ fn check_notation(name: &str, src: &Arc<str>, options: PlayOptions) -> Checked {
             Err(e) => {
                 // A game without its tags is no game to check; one its title does not allow
                 // is an illegal one.
-                if e.code.starts_with("notation::") {
+                if e.code.as_str().starts_with("notation::") {
                     checked.games.unreadable += 1;
                 } else {
                     checked.games.illegal += 1;
@@ -650,7 +650,7 @@ fn check_notation(name: &str, src: &Arc<str>, options: PlayOptions) -> Checked {
                     game,
                     None,
                     e.span.line_col(src),
-                    e.code,
+                    e.code.as_str(),
                     in_game(e.label.clone()),
                 ))
             }
@@ -678,7 +678,7 @@ fn check_notation(name: &str, src: &Arc<str>, options: PlayOptions) -> Checked {
                             game,
                             Some(first.index),
                             first.span.line_col(src),
-                            first.code,
+                            first.code.as_str(),
                             in_game(format!("{}: {}{more}", first.headline, first.label)),
                         ))
                     }

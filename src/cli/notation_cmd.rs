@@ -134,7 +134,7 @@ pub(super) fn no_game_failure(name: &str) -> Failure {
 
 /// A game that could not be set up from its tags.
 pub(super) fn setup_failure(e: crate::replay::notation::MoveError) -> Failure {
-    let mut report = failure(e.code, e.label.clone(), None, None, None);
+    let mut report = failure(e.code.as_str(), e.label.clone(), None, None, None);
     report.problems = vec![problem_of(&e)];
     (report, Box::new(e) as Box<dyn Diagnostic + Send + Sync>)
 }
@@ -151,7 +151,7 @@ fn problem_of(e: &crate::replay::notation::MoveError) -> ProblemDetail {
             .collect::<std::collections::BTreeSet<_>>()
             .into_iter()
             .collect(),
-        ..ProblemDetail::at(e.src.text(), e.span, e.code, e.label.clone())
+        ..ProblemDetail::at(e.src.text(), e.span, e.code.as_str(), e.label.clone())
     }
 }
 
@@ -163,7 +163,7 @@ pub(super) fn rejected_failure(played: &Played) -> Option<Failure> {
         n => format!(" (and {n} more)"),
     };
     let mut report = failure(
-        first.code,
+        first.code.as_str(),
         format!("{}: {}{more}", first.headline, first.label),
         Some(first.index),
         Some(first.round.clone()),
