@@ -18,10 +18,10 @@ module TitleExport
     ORDER = %w[name hooks currency bank_cash players starting_cash cert_limit optional_rules optional_bank_cash
                random_setup market phases trains companies corporations corporation_kinds auction
                home_token_timing minor_auction major_par_phase tile_lays operating capitalization
-               sell_buy_order must_sell_in_blocks game_end].freeze
-    OPERATING_ORDER = %w[must_buy_train one_train_per_type_from_depot only_normal_purchase_after_trade_in
+               sell_buy_order must_sell_in_blocks stock game_end].freeze
+    OPERATING_ORDER = %w[steps must_buy_train one_train_per_type_from_depot only_normal_purchase_after_trade_in
                          dividend_moves issue_shares emergency_sales emergency_from_others
-                         home_token_first bankruptcy].freeze
+                         home_token_first bankruptcy pool_dividends_to_corporation].freeze
     # Values the schema's enums and flags hold, per field.
     TRAIN_EVENTS = %w[close_companies corporations_can_merge majors_can_ipo minors_cannot_start
                       train_trade_allowed].freeze
@@ -501,8 +501,39 @@ module TitleExport
       end
     end
 
+    def operating_round_steps
+      @operating_round_steps ||= @game.send(:operating_round, 1).steps
+    end
+
     def operating_steps
-      @operating_steps ||= @game.send(:operating_round, 1).steps.map(&:class)
+      @operating_steps ||= operating_round_steps.map(&:class)
+    end
+
+    # The turn's steps in railnote's names (the schema's `operating.steps`), from the reference's
+    # step list: the blocking steps a corporation's turn goes through. What can interrupt a turn
+    # or be done at any time in it (home token, discards, private abilities, exchanges, bankruptcy,
+    # cash crisis, private purchases before the last step, bridge and tunnel rights, the
+    # national's formation) is no step. The loan step blocks only once the train step is passed,
+    # so its place is right after it (`repay_loans`).
+    def turn_steps
+      steps = operating_round_steps
+      loans = steps.any? { |s| s.respond_to?(:process_payoff_loan) }
+      steps.flat_map do |step|
+        case step
+        when Engine::Step::IssueShares then ['issue_shares']
+        when Engine::Step::Track then ['track']
+        when Engine::Step::Token then ['token']
+        when Engine::Step::Route then ['route']
+        when Engine::Step::Dividend then ['dividend']
+        when Engine::Step::BuyTrain then loans ? %w[buy_train repay_loans] : ['buy_train']
+        when Engine::Step::BuyCompany then step.blocks? ? ['buy_company'] : []
+        else
+          if step.respond_to?(:process_destination_connection) then ['destinations']
+          elsif step.respond_to?(:process_borrow_train) then ['borrow_train']
+          else []
+          end
+        end
+      end
     end
 
     def operating
@@ -511,9 +542,9 @@ module TitleExport
       home = steps.index { |s| s <= Engine::Step::HomeToken }
       buy_company = steps.index { |s| s <= Engine::Step::BuyCompany }
       out = {
+        'steps' => turn_steps,
         'must_buy_train' => nil,
         'one_train_per_type_from_depot' => single,
-        'issue_shares' => steps.any? { |s| s.name.split('::').last.match?(/Issue/) },
       }
       ext = {}
       must = @klass::MUST_BUY_TRAIN.to_s
