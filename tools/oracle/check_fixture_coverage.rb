@@ -1,8 +1,10 @@
 # frozen_string_literal: true
 
 # Checks that a title's data covers everything its finished 18xx.games games use: every tile
-# laid (name and copy number), train bought, run or discarded (name and copy number), token city,
-# hex, private and corporation, share certificate and par price.
+# laid (name and copy number), train bought, run, discarded or borrowed (name and copy number,
+# optional-rule trains only under their rule), token city (placed or removed), hex, private and
+# corporation, share certificate (a national's added shares too) and par price, loan id, bridge
+# or tunnel right bought, port hex assigned.
 #
 #   ruby tools/oracle/check_fixture_coverage.rb TITLE [...]     # e.g. 1830 1889 18Chesapeake
 #
@@ -18,11 +20,13 @@ module FixtureCoverage
 
   # What the data offers, read once per title.
   class Facts
-    attr_reader :tiles, :trains, :hexes, :companies, :corporations, :pars
+    attr_reader :tiles, :trains, :hexes, :companies, :corporations, :pars, :loans, :national, :extra_shares,
+                :rights, :assign_hexes
 
     def initialize(dir)
       title = JSON.parse(File.read(File.join(dir, 'title.json')))
       map = JSON.parse(File.read(File.join(dir, 'map.json')))
+      ext = title['extensions'] || {}
       @tiles = tile_index(map)
       @trains = train_index(title)
       @hexes = map['hexes'].to_h { |h| [h['coord'], h] }
@@ -30,6 +34,15 @@ module FixtureCoverage
       @corporations = title['corporations'].to_h do |c|
         kind = c['kind'] || 'major'
         [c['sym'], title['corporation_kinds'][kind]['shares'].size]
+      end
+      @loans = ext.dig('loans', 'count') || 0
+      @national = ext.dig('national', 'corporation')
+      issue = ext.dig('national', 'second_issue')
+      # the national's shares added when it becomes a 20-share corporation
+      @extra_shares = issue ? (issue['first_index']...(issue['first_index'] + issue['count'])).to_a : []
+      @rights = (ext['bonus_rights'] || []).map { |r| "#{r['right'].capitalize} Token" }
+      @assign_hexes = title['companies'].to_h do |c|
+        [c['sym'], c['abilities'].select { |a| a['type'] == 'assign_hex' }.flat_map { |a| a['hexes'] }]
       end
       @pars = title['market'].flat_map.with_index do |row, r|
         row.each_with_index.filter_map { |cell, c| "#{cell.to_i},#{r},#{c}" if cell.end_with?('p') || cell.include?('p') }
@@ -48,8 +61,16 @@ module FixtureCoverage
       end
     end
 
+    # name => { count:, unlimited:, only_with:, not_with: } (trains of an optional rule are added
+    # elements of the extensions, `not_with_rule` marks a train a rule removes)
     def train_index(title)
-      title['trains'].to_h { |t| [t['name'], { count: t['count'], unlimited: t['unlimited'] }] }
+      ext = title.dig('extensions', 'trains') || {}
+      defs = title['trains'].map { |t| [t, ext[t['name']] || {}] }
+      ext.each_value { |e| defs << [e['added'], e['added']] if e['added'] }
+      defs.to_h do |t, more|
+        [t['name'], { count: t['count'], unlimited: t['unlimited'], only_with: more['only_with_rule'],
+                      not_with: more['not_with_rule'] }]
+      end
     end
   end
 
@@ -86,7 +107,29 @@ module FixtureCoverage
         @seen[:par] << action['share_price']
         miss(action, "par price #{action['share_price']}") unless @facts.pars.include?(action['share_price'])
       when 'buy_shares', 'sell_shares' then (action['shares'] || []).each { |s| share(s, action) }
+      when 'take_loan', 'payoff_loan' then loan(action['loan'], action)
+      when 'borrow_train' then train(action['train'], action)
+      when 'remove_token' then city(action['city'], action)
+      when 'merge' then corporation(action['corporation'], action) if action['corporation']
+      when 'special_buy'
+        @seen[:special_buy] << action['description']
+        miss(action, "special_buy #{action['description']}: no such right") unless @facts.rights.include?(action['description'])
+      when 'assign' then assign(action)
       end
+    end
+
+    def loan(id, action)
+      @seen[:loans] << id
+      miss(action, "loan #{id}: the bank has #{@facts.loans} loans") unless id.is_a?(Integer) && id < @facts.loans
+    end
+
+    def assign(action)
+      company(action['entity'], action)
+      return unless action['target_type'] == 'hex'
+
+      hex(action['target'], action)
+      hexes = @facts.assign_hexes[action['entity']] || []
+      miss(action, "assign #{action['entity']} to #{action['target']}: not one of its hexes") unless hexes.include?(action['target'])
     end
 
     def miss(action, what)
@@ -114,6 +157,8 @@ module FixtureCoverage
       @seen[:trains] << name
       t = @facts.trains[name]
       return miss(action, "train #{id}: no train #{name}") unless t
+      return miss(action, "train #{id}: only with optional rule #{t[:only_with]}") if t[:only_with] && !@rules.include?(t[:only_with])
+      return miss(action, "train #{id}: not with optional rule #{t[:not_with]}") if t[:not_with] && @rules.include?(t[:not_with])
       return if t[:unlimited] || copy < t[:count]
 
       miss(action, "train #{id}: the depot has #{t[:count]} of #{name}")
@@ -153,7 +198,10 @@ module FixtureCoverage
       certificates = @facts.corporations[sym]
       return unless certificates
 
-      miss(action, "share #{id}: #{sym} has #{certificates} certificates") unless index.to_i < certificates
+      return if index.to_i < certificates
+      return if sym == @facts.national && @facts.extra_shares.include?(index.to_i)
+
+      miss(action, "share #{id}: #{sym} has #{certificates} certificates")
     end
   end
 
@@ -163,7 +211,9 @@ module FixtureCoverage
     missing = 0
     titles.each do |title|
       facts = Facts.new(File.join(DATA_DIR, title.downcase))
-      fixtures = Dir.glob(File.join(FIXTURES_DIR, title, '*.json')).sort
+      # The fixture folder is the title's name, or in lower case (1836jr56)
+      folder = [title, title.downcase].map { |name| File.join(FIXTURES_DIR, name) }.find { |d| File.directory?(d) }
+      fixtures = folder ? Dir.glob(File.join(folder, '*.json')).sort : []
       abort("no fixtures in #{File.join(FIXTURES_DIR, title)}") if fixtures.empty?
       seen = Hash.new { |h, k| h[k] = [] }
       puts title
@@ -182,6 +232,8 @@ module FixtureCoverage
            "#{seen[:corporations].uniq.size} corporations, #{seen[:par].uniq.size} par prices"
       puts "  tiles: #{seen[:tiles].uniq.sort_by { |n| [n.to_i, n] }.join(' ')}"
       puts "  trains: #{seen[:trains].uniq.join(' ')}"
+      puts "  loans: #{seen[:loans].size} actions, ids up to #{seen[:loans].max}" unless seen[:loans].empty?
+      puts "  rights bought: #{seen[:special_buy].tally.map { |k, v| "#{k} #{v}" }.join(', ')}" unless seen[:special_buy].empty?
     end
     missing
   end

@@ -27,6 +27,11 @@
 #   game_log.rb, redo_button.rb), the Auto tab's programmed actions (auto_action/*.rb:
 #   auto pass, auto buy, disable), chat messages (game_log.rb), the Tools tab's End Game and
 #   master mode (tools.rb: a move made for another player records the acting `user`).
+# - Titles with loans and a national (1856, 1836Jr56): loans taken and paid back (loans.rb),
+#   a player's cash crisis (cash_crisis.rb: sales, bankruptcy), the national's formation
+#   (round/merger.rb: merge or pay; city_slot.rb: token removals; discard_trains.rb), borrowed
+#   trains (borrow_train.rb), bridge and tunnel rights (special_buy.rb); and weights that let
+#   their games reach the later phases (see "Titles with loans" in tools/oracle/README.md).
 #
 # Nothing of tobymao/18xx is copied: the engine is loaded and called.
 
@@ -79,7 +84,21 @@ module Oracle
       room = !step.respond_to?(:room?) || step.room?(e)
       can_buy = step.respond_to?(:can_buy_train?) && step.can_buy_train?(e)
       out = (can_buy && room) || must ? super : []
+      out = fewer_trades_between_corporations(e, out) if loan_title?
       out + gen_exchange_train(e, step)
+    end
+
+    # In titles with loans a corporation left without a train by a sale to another one must
+    # soon buy one on credit or with its president's money, and most random games ended in a
+    # bankruptcy before the later phases: a corporation that has a train buys others' trains
+    # seldom.
+    def fewer_trades_between_corporations(e, out)
+      return out if e.trains.empty?
+
+      out.map do |w, h|
+        train = @game.train_by_id(h['train'])
+        train && !train.from_depot? ? [w * 0.1, h] : [w, h]
+      end
     end
 
     def gen_exchange_train(e, step)
@@ -284,11 +303,14 @@ module Oracle
     end
 
     # The company's own Pass button while it must still lay tiles is refused by the engine
-    # ("must use all its tile lays").
+    # ("must use all its tile lays"). A national's formation has its own Pass (below).
     def gen_pass(e, step)
       if e.company? && step.respond_to?(:abilities) && (ability = step.abilities(e)) &&
          ability.respond_to?(:must_lay_all) && ability.must_lay_all && ability.count.to_i.positive?
         return []
+      end
+      if national_formation_step?(step)
+        return e == step.current_entity ? national_formation_pass(e, step) : []
       end
 
       super
@@ -375,6 +397,7 @@ module Oracle
     # `redeemable_shares` of the step that takes the action, each for the whole bundle at the
     # bundle's share price.
     def gen_sell_shares(e, step)
+      return fewer_stock_round_sales(e, step, super) if loan_title? && e.player?
       return super unless e.corporation?
       return [] unless step.respond_to?(:issuable_shares)
 
@@ -392,6 +415,158 @@ module Oracle
         [REDEEM_WEIGHT, action_h(Engine::Action::BuyShares.new(e, shares: bundle.shares,
                                                                  share_price: bundle.share_price))]
       end
+    end
+
+    # ---- loans, bankruptcy by a player, the national (the 1856 family) -------
+
+    # loans.rb: "Take Loan" whenever the step offers it (the bank's first loan), "Payoff Loan"
+    # (the corporation's first loan). A loan is drawn now and then in the turn, often when a
+    # train must be bought that the treasury cannot pay, and in the loan step after the train
+    # step against its pass.
+    TAKE_LOAN_WEIGHT = { 'must_buy_short' => 3.0, 'loan_step' => 0.15, 'any' => 0.03 }.freeze
+    PAYOFF_LOAN_WEIGHT = 0.7
+
+    def gen_take_loan(e, _step)
+      return [] unless e.corporation? && (loan = @game.loans.first)
+
+      [[take_loan_weight(e), action_h(Engine::Action::TakeLoan.new(e, loan: loan))]]
+    end
+
+    def take_loan_weight(e)
+      active = @game.round.active_step
+      if active.respond_to?(:must_buy_train?) && active.respond_to?(:buyable_trains) && active.must_buy_train?(e)
+        cheapest = active.buyable_trains(e).select(&:from_depot?).map(&:price).min
+        return TAKE_LOAN_WEIGHT['must_buy_short'] if cheapest && e.cash < cheapest
+      end
+      return TAKE_LOAN_WEIGHT['loan_step'] if active.respond_to?(:process_take_loan)
+
+      TAKE_LOAN_WEIGHT['any']
+    end
+
+    def gen_payoff_loan(e, _step)
+      return [] unless e.corporation? && (loan = e.loans.first)
+
+      [[PAYOFF_LOAN_WEIGHT, action_h(Engine::Action::PayoffLoan.new(e, loan: loan))]]
+    end
+
+    # A player's own bankruptcy: emergency_money.rb shows "Declare Bankruptcy" to the player a
+    # cash crisis is about (cash_crisis.rb, the step's current entity) when
+    # `can_go_bankrupt?(player, nil)`. A corporation's, in the train step, is the shared
+    # player's (buy_trains.rb).
+    def gen_bankrupt(e, step)
+      return super unless e.player?
+
+      active = @game.round.active_step
+      return [] unless active.respond_to?(:cash_crisis?) && active.cash_crisis? && active.current_entity == e
+      return [] unless @game.can_go_bankrupt?(e, nil)
+
+      [[1.0, base(e, 'bankrupt')]]
+    end
+
+    # special_buy.rb: one button per `buyable_items` (1856's tunnel and bridge rights).
+    SPECIAL_BUY_WEIGHT = 0.15
+
+    def gen_special_buy(e, step)
+      return [] unless step.respond_to?(:buyable_items)
+
+      active = @game.round.active_step
+      # not with the money for a train it must buy
+      return [] if active.respond_to?(:must_buy_train?) && active.must_buy_train?(e)
+
+      step.buyable_items(e).map do |item|
+        [SPECIAL_BUY_WEIGHT, action_h(Engine::Action::SpecialBuy.new(e, item: item))]
+      end
+    end
+
+    # borrow_train.rb: a "Borrow" button per `borrowable_trains`.
+    def gen_borrow_train(e, step)
+      return [] unless step.respond_to?(:borrowable_trains)
+
+      step.borrowable_trains(e).map do |train|
+        [2.0, action_h(Engine::Action::BorrowTrain.new(e, train: train))]
+      end
+    end
+
+    # city_slot.rb with a remove_token step: a click on a token the step `can_replace_token?`
+    # on one of its hexes (the national's duplicate tokens and tokens over its limit).
+    def gen_remove_token(e, step)
+      return [] unless step.respond_to?(:can_replace_token?) && step.respond_to?(:available_hex)
+
+      out = []
+      @game.hexes.each do |hex|
+        next unless step.available_hex(e, hex)
+
+        hex.tile.cities.each do |city|
+          city.tokens.each_with_index do |token, slot|
+            next unless token && step.can_replace_token?(e, token)
+
+            out << action_h(Engine::Action::RemoveToken.new(e, city: city, slot: slot))
+          end
+        end
+      end
+      spread(out, 2.0)
+    end
+
+    # discard_trains.rb lists `step.trains(corporation)` (every train for the generic step;
+    # only those the national may give up at its formation).
+    def gen_discard_train(e, step)
+      return super unless step.respond_to?(:trains)
+
+      trains = step.trains(e) || []
+      trains.map { |t| [1.0, base(e, 'discard_train').merge('train' => t.id)] }
+    end
+
+    # The merger panel's Pass of a national's formation ("Pay $N to cover loans") makes the
+    # president pay what the treasury lacks; the engine refuses it when he has not that cash.
+    # The national's formation step and 1856's dividend step answer any entity, the president
+    # too; their panels act for the step's current entity only.
+    def gen_merge(e, step)
+      return [] if national_formation_step?(step) && e != step.current_entity
+
+      super
+    end
+
+    def gen_dividend(e, step)
+      return [] unless e == step.current_entity
+
+      out = super
+      return out unless loan_title? && treasury_short_of_a_train?(e)
+
+      # With loans and interest, a corporation that pays everything out seldom buys the next
+      # train and its president soon goes bankrupt: in those titles a treasury short of the
+      # cheapest depot train, with room for one, withholds more often.
+      out.map { |w, h| [h['kind'] == 'withhold' ? 4.0 : w, h] }
+    end
+
+    def loan_title?
+      @loan_title = !@game.loans.empty? || @game.corporations.any? { |c| !c.loans.empty? } if @loan_title.nil?
+      @loan_title
+    end
+
+    def treasury_short_of_a_train?(e)
+      cheapest = @game.depot.min_depot_price
+      cheapest.positive? && e.cash < cheapest && e.trains.size < @game.train_limit(e)
+    end
+
+    def national_formation_step?(step)
+      step.respond_to?(:merge_target) && step.respond_to?(:amount_owed)
+    end
+
+    def national_formation_pass(e, step)
+      major = step.active_entities.first
+      return [] unless major&.owner&.player?
+      return [] if major.owner.cash < step.amount_owed - major.cash
+
+      [[1.0, base(e, 'pass')]]
+    end
+
+    # Titles with loans: players who sell at random in stock rounds soon cannot pay the
+    # interest of their corporations; a sale is a third as likely unless one is forced.
+    def fewer_stock_round_sales(_e, step, out)
+      return out unless step.is_a?(Engine::Step::BuySellParShares)
+      return out if out.any? { |w, _| w >= 1.0 }
+
+      out.map { |w, h| [w / 3.0, h] }
     end
 
     # ---- undo, redo, programmed actions, chat ------------------------------

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative 'extensions'
+require_relative 'finance_facts'
 
 module TitleExport
   # The map of a title in railnote's map.json format (schema: src/engine/map/data.rs): the tile
@@ -141,7 +142,9 @@ module TitleExport
         # A border with no type only draws the line between the two halves of an off-board
         # area; the schema's borders need a kind.
         ext['borders'] = borders unless typed.size == borders.size
-        sticky = tile.icons.select(&:sticky).map(&:name)
+        # A destination's icon is drawn from the corporation's destination (title.json), which an
+        # optional rule may move.
+        sticky = tile.icons.select(&:sticky).map(&:name) - destination_icons
         row['icons'] = sticky unless sticky.empty?
         loose = tile.icons.reject(&:sticky).map(&:name)
         # Icons that go when the hex is built on (1889's ports mark where the Mitsubishi Ferry
@@ -150,6 +153,10 @@ module TitleExport
         row[EXT] = ext unless ext.empty?
         row
       end
+    end
+
+    def destination_icons
+      @destination_icons ||= FinanceFacts.new(@games).destination_icon_names
     end
 
     def border(border)
@@ -183,8 +190,14 @@ module TitleExport
       out['label'] = labels.last unless labels.empty?
       ext['labels'] = labels if labels.size > 1
       upgrades(tile, out, ext)
+      # A label for a later colour (1856's L, Lon, Bar; 1836Jr56's H): it stays with the hex
+      # until a tile of that colour is laid, whose label must then be it.
+      if (future = tile.future_label)
+        ext['future_label'] = { 'label' => future.label.to_s, 'color' => future.color.to_s }
+      end
       unknown = tile.parts.compact.reject do |p|
-        p.city? || p.town? || p.offboard? || p.path? || p.junction? || p.label? || p.upgrade? || p.border? || p.icon?
+        p.city? || p.town? || p.offboard? || p.path? || p.junction? || p.label? || p.upgrade? || p.border? ||
+          p.icon? || p.future_label?
       end
       ext['other_parts'] = unknown.map { |p| p.class.name.split('::').last.downcase } unless unknown.empty?
       out[EXT] = ext unless ext.empty?

@@ -2,6 +2,7 @@
 
 require_relative 'extensions'
 require_relative 'overrides'
+require_relative 'finance_facts'
 
 module TitleExport
   # The facts of a title in railnote's title.json format (schema: src/engine/title/facts.rs, the
@@ -17,10 +18,10 @@ module TitleExport
     ORDER = %w[name hooks currency bank_cash players starting_cash cert_limit optional_rules optional_bank_cash
                random_setup market phases trains companies corporations corporation_kinds auction
                home_token_timing minor_auction major_par_phase tile_lays operating capitalization
-               sell_buy_order game_end].freeze
-    OPERATING_ORDER = %w[must_buy_train one_train_per_type_from_depot only_normal_purchase_after_trade_in
+               sell_buy_order must_sell_in_blocks stock game_end].freeze
+    OPERATING_ORDER = %w[steps must_buy_train one_train_per_type_from_depot only_normal_purchase_after_trade_in
                          dividend_moves issue_shares emergency_sales emergency_from_others
-                         home_token_first bankruptcy].freeze
+                         home_token_first bankruptcy pool_dividends_to_corporation].freeze
     # Values the schema's enums and flags hold, per field.
     TRAIN_EVENTS = %w[close_companies corporations_can_merge majors_can_ipo minors_cannot_start
                       train_trade_allowed].freeze
@@ -41,11 +42,23 @@ module TitleExport
                       MARKET_SHARE_LIMIT EVENTS_TEXT STATUS_TEXT MARKET_TEXT ASSIGNMENT_TOKENS
                       OPTIONAL_RULES GAME_VARIANTS PLAYER_RANGE DEV_STAGE META].freeze
 
+    # Phase statuses that are rules, with the phase field each becomes; the others (display
+    # texts: 1856's `escrow`, `facing_2` ...) stay in the extensions as `status`.
+    PHASE_STATUS_FIELDS = {
+      'can_buy_companies' => 'can_buy_companies',
+      'no_loans' => 'no_loans',
+      'upgradeable_towns' => 'upgradeable_towns',
+    }.freeze
+    # Phase fields the schema has.
+    CORE_PHASE_FIELDS = %w[can_buy_companies].freeze
+    COLOURS = %w[white yellow green brown gray blue red].freeze
+
     def initialize(games, overrides)
       @games = games
       @game = games.default
       @klass = @game.class
       @overrides = overrides
+      @finance = FinanceFacts.new(games)
     end
 
     def document
@@ -72,7 +85,10 @@ module TitleExport
       doc['operating'] = operating
       doc['capitalization'] = enum(@klass::CAPITALIZATION, %w[full incremental], 'capitalization')
       sell_buy_order(doc)
+      doc['must_sell_in_blocks'] = true if @klass::MUST_SELL_IN_BLOCKS
       doc['game_end'] = @klass::GAME_END_CHECK.to_h { |k, v| [k.to_s, v.to_s] }
+      # Loans, escrow, destinations, the national: the schema has none of them yet.
+      doc[EXT] = (doc[EXT] || {}).merge(@finance.title_fields)
       doc = apply_overrides(doc)
       doc[EXT] = top_level_extensions(doc)
       doc.delete(EXT) if doc[EXT].empty?
@@ -119,31 +135,69 @@ module TitleExport
     end
 
     def phases
-      @game.send(:game_phases).each_with_index.map do |phase, index|
-        out = { 'name' => phase[:name].to_s, 'on' => index.zero? ? nil : phase[:on] }
-        ext = {}
-        limit = phase[:train_limit]
-        if limit.is_a?(Integer) && per_kind_limits?
-          out['train_limit'] = limit
-          out['minor_train_limit'] = limit
-        elsif limit.is_a?(Hash)
-          out['train_limit'] = limit[:major] || limit['major']
-          out['minor_train_limit'] = limit[:minor] || limit['minor']
-          others = limit.keys.map(&:to_s) - %w[major minor]
-          ext['train_limit'] = limit.transform_keys(&:to_s) unless others.empty?
-        else
-          out['train_limit'] = limit
+      list = @game.send(:game_phases).each_with_index.map { |phase, index| phase_def(phase, index) }
+      list + rule_only(list, :game_phases) { |phase, index| phase_def(phase, index) }
+    end
+
+    def phase_def(phase, index)
+      out = { 'name' => phase[:name].to_s, 'on' => index.zero? ? nil : phase[:on] }
+      ext = {}
+      limit = phase[:train_limit]
+      if limit.is_a?(Integer) && per_kind_limits?
+        out['train_limit'] = limit
+        out['minor_train_limit'] = limit
+      elsif limit.is_a?(Hash)
+        out['train_limit'] = limit[:major] || limit['major']
+        out['minor_train_limit'] = limit[:minor] || limit['minor']
+        others = limit.keys.map(&:to_s) - %w[major minor]
+        ext['train_limit'] = limit.transform_keys(&:to_s) unless others.empty?
+      else
+        out['train_limit'] = limit
+      end
+      tiles = phase[:tiles].map(&:to_s)
+      out['tiles'] = tiles.select { |c| COLOURS.include?(c) }
+      ext['tiles'] = tiles unless out['tiles'] == tiles
+      out['operating_rounds'] = phase[:operating_rounds]
+      status = (phase[:status] || []).map(&:to_s)
+      PHASE_STATUS_FIELDS.each do |name, field|
+        next unless status.include?(name)
+
+        (CORE_PHASE_FIELDS.include?(field) ? out : ext)[field] = true
+      end
+      others = status - PHASE_STATUS_FIELDS.keys
+      ext['status'] = others unless others.empty?
+      ext['events'] = phase[:events] if phase[:events]
+      ext['on'] = phase[:on] if phase[:on].is_a?(Array)
+      rule_presence(ext, phase[:name].to_s, :game_phases)
+      out[EXT] = ext unless ext.empty?
+      out
+    end
+
+    # Elements (phases or trains) some optional rule brings that the default game has not, as
+    # added elements with `only_with_rule`.
+    def rule_only(list, method)
+      names = list.map { |e| e['name'] }
+      @games.rule_games.flat_map do |rule, game|
+        game.send(method).each_with_index.filter_map do |element, index|
+          next if names.include?(element[:name].to_s)
+
+          names << element[:name].to_s
+          out = yield(element, index, game)
+          out[EXT] = (out[EXT] || {}).merge('only_with_rule' => rule)
+          out.merge(ADDED => true)
         end
-        out['tiles'] = phase[:tiles].map(&:to_s)
-        out['operating_rounds'] = phase[:operating_rounds]
-        status = (phase[:status] || []).map(&:to_s)
-        out['can_buy_companies'] = true if status.include?('can_buy_companies')
-        others = status - ['can_buy_companies']
-        ext['status'] = others unless others.empty?
-        ext['events'] = phase[:events] if phase[:events]
-        ext['on'] = phase[:on] if phase[:on].is_a?(Array)
-        out[EXT] = ext unless ext.empty?
-        out
+      end
+    end
+
+    # `not_with_rule` for a default element that an optional rule removes.
+    def rule_presence(ext, name, method)
+      return if ext['only_with_rule']
+
+      @games.rule_games.each do |rule, game|
+        next if game.send(method).any? { |e| e[:name].to_s == name }
+        next unless @game.send(method).any? { |e| e[:name].to_s == name }
+
+        ext['not_with_rule'] = rule
       end
     end
 
@@ -153,32 +207,51 @@ module TitleExport
     end
 
     def trains
-      @game.send(:game_trains).map do |train|
-        unlimited = train[:num] == 'unlimited'
-        out = { 'name' => train[:name], 'distance' => train[:distance], 'price' => train[:price] }
-        ext = {}
-        unless train[:distance].is_a?(Integer)
-          out.delete('distance')
-          ext['distance'] = Overrides.jsonable(train[:distance])
-        end
-        out['count'] = unlimited ? 0 : @game.send(:num_trains, train)
-        out['unlimited'] = true if unlimited
-        out['rusts_on'] = train[:rusts_on] if train[:rusts_on]
-        out['reserve'] = true if train[:reserved]
-        out['available_on'] = train[:available_on] if train[:available_on]
-        events = (train[:events] || []).map { |e| e['type'] }
-        core_events = events.select { |e| TRAIN_EVENTS.include?(e) }
-        out['events'] = core_events unless core_events.empty?
-        ext['events'] = events unless core_events == events
-        out['discount'] = train[:discount].to_h { |k, v| [k.to_s, v] } if train[:discount]
-        counts = rule_train_counts(train, out['count'])
-        ext['count_by_rule'] = counts unless counts.empty?
-        %i[obsolete_on no_local variants salvage multiplier].each do |key|
-          ext[key.to_s] = Overrides.jsonable(train[key]) unless train[key].nil?
-        end
-        out[EXT] = ext unless ext.empty?
-        out
+      list = @game.send(:game_trains).map { |train| train_def(train, @game) }
+      list + rule_only(list, :game_trains) { |train, _, game| train_def(train, game) }
+    end
+
+    def train_def(train, game)
+      unlimited = train[:num] == 'unlimited'
+      out = { 'name' => train[:name], 'distance' => train[:distance], 'price' => train[:price] }
+      ext = {}
+      unless train[:distance].is_a?(Integer)
+        out.delete('distance')
+        ext['distance'] = Overrides.jsonable(train[:distance])
       end
+      out['count'] = unlimited ? 0 : game.send(:num_trains, train)
+      out['unlimited'] = true if unlimited
+      out['rusts_on'] = train[:rusts_on] if train[:rusts_on]
+      out['reserve'] = true if train[:reserved]
+      out['available_on'] = train[:available_on] if train[:available_on]
+      # An event of the N-th copy (the reference's `when`) is `{type, on_copy}`; a plain name
+      # is the first copy's. `hidden` is presentation.
+      raw_events = train[:events] || []
+      events = raw_events.map { |e| (e['when'] || 1) == 1 ? e['type'] : { 'type' => e['type'], 'on_copy' => e['when'] } }
+      core_events = events.select { |e| TRAIN_EVENTS.include?(e) }
+      out['events'] = core_events unless core_events.empty?
+      ext['events'] = events unless core_events == events
+      out['discount'] = train[:discount].to_h { |k, v| [k.to_s, v] } if train[:discount]
+      counts = rule_train_counts(train, out['count'])
+      ext['count_by_rule'] = counts unless counts.empty?
+      rusts = rule_rusts_on(train)
+      ext['rusts_on_by_rule'] = rusts unless rusts.empty?
+      rule_presence(ext, train[:name].to_s, :game_trains)
+      %i[obsolete_on no_local variants salvage multiplier].each do |key|
+        ext[key.to_s] = Overrides.jsonable(train[key]) unless train[key].nil?
+      end
+      out[EXT] = ext unless ext.empty?
+      out
+    end
+
+    # { rule => train } where an optional rule changes what rusts the train.
+    def rule_rusts_on(train)
+      @games.rule_games.filter_map do |rule, game|
+        entry = game.send(:game_trains).find { |t| t[:name] == train[:name] }
+        next unless entry && entry[:rusts_on] != train[:rusts_on]
+
+        [rule, entry[:rusts_on]]
+      end.to_h
     end
 
     def rule_train_counts(train, count)
@@ -353,6 +426,7 @@ module TitleExport
         out['color'] = raw[:color].to_s if raw[:color]
         out['text_color'] = raw[:text_color].to_s if raw[:text_color]
         ext['abilities'] = raw[:abilities].map { |a| Overrides.jsonable(a) } if raw[:abilities]&.any?
+        ext.merge!(@finance.corporation_fields(raw[:sym]))
         ext['reservation_color'] = raw[:reservation_color].to_s if raw.key?(:reservation_color)
         out[EXT] = ext unless ext.empty?
         out
@@ -404,7 +478,7 @@ module TitleExport
 
     def sell_buy_order(doc)
       order = @klass::SELL_BUY_ORDER.to_s
-      if %w[sell_buy_sell sell_buy].include?(order)
+      if %w[sell_buy_sell sell_buy sell_buy_or_buy_sell].include?(order)
         doc['sell_buy_order'] = order
       else
         doc[EXT] = (doc[EXT] || {}).merge('sell_buy_order' => order)
@@ -427,8 +501,39 @@ module TitleExport
       end
     end
 
+    def operating_round_steps
+      @operating_round_steps ||= @game.send(:operating_round, 1).steps
+    end
+
     def operating_steps
-      @operating_steps ||= @game.send(:operating_round, 1).steps.map(&:class)
+      @operating_steps ||= operating_round_steps.map(&:class)
+    end
+
+    # The turn's steps in railnote's names (the schema's `operating.steps`), from the reference's
+    # step list: the blocking steps a corporation's turn goes through. What can interrupt a turn
+    # or be done at any time in it (home token, discards, private abilities, exchanges, bankruptcy,
+    # cash crisis, private purchases before the last step, bridge and tunnel rights, the
+    # national's formation) is no step. The loan step blocks only once the train step is passed,
+    # so its place is right after it (`repay_loans`).
+    def turn_steps
+      steps = operating_round_steps
+      loans = steps.any? { |s| s.respond_to?(:process_payoff_loan) }
+      steps.flat_map do |step|
+        case step
+        when Engine::Step::IssueShares then ['issue_shares']
+        when Engine::Step::Track then ['track']
+        when Engine::Step::Token then ['token']
+        when Engine::Step::Route then ['route']
+        when Engine::Step::Dividend then ['dividend']
+        when Engine::Step::BuyTrain then loans ? %w[buy_train repay_loans] : ['buy_train']
+        when Engine::Step::BuyCompany then step.blocks? ? ['buy_company'] : []
+        else
+          if step.respond_to?(:process_destination_connection) then ['destinations']
+          elsif step.respond_to?(:process_borrow_train) then ['borrow_train']
+          else []
+          end
+        end
+      end
     end
 
     def operating
@@ -437,9 +542,9 @@ module TitleExport
       home = steps.index { |s| s <= Engine::Step::HomeToken }
       buy_company = steps.index { |s| s <= Engine::Step::BuyCompany }
       out = {
+        'steps' => turn_steps,
         'must_buy_train' => nil,
         'one_train_per_type_from_depot' => single,
-        'issue_shares' => steps.any? { |s| s.name.split('::').last.match?(/Issue/) },
       }
       ext = {}
       must = @klass::MUST_BUY_TRAIN.to_s
